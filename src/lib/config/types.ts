@@ -1,0 +1,78 @@
+// The typed shape of jp's merged configuration (SPEC §4). Loading, merging
+// and validation live in ./load.ts; everything else reads this shape.
+
+/** Where a reply is composed: inline-first (false, "never") or editor-first (true, "always"). */
+export type ComposeInEditor = boolean | 'always' | 'never'
+
+export type EditMode = 'emacs' | 'vi'
+
+/** The `{program, args, shell}` table shared by `editor.cmd` and tool commands. */
+export interface CommandConfig {
+  program: string
+  args: string[]
+  shell: boolean
+}
+
+export interface EditorSection {
+  /** String (shlex-split, shell = false) or table form; unset/blank falls through to `envs`. */
+  cmd?: string | CommandConfig
+  envs: string[]
+  backend: string
+  inline: {edit_mode: EditMode}
+}
+
+export type StreamingAction = 'prompt' | 'continue' | 'stop' | 'abort' | 'reply'
+export type ToolCallAction = 'prompt' | 'continue' | 'restart' | 'respond' | 'stop'
+
+export interface InterruptSection {
+  escalation_cooldown_secs: number
+  streaming: {action: StreamingAction; compose_in_editor: ComposeInEditor}
+  tool_call: {action: ToolCallAction; compose_in_editor: ComposeInEditor}
+}
+
+export interface ProviderConfig {
+  base_url: string
+  /** Name of the environment variable holding the key; absent for keyless providers. */
+  api_key_env?: string
+}
+
+export type ProviderName = 'anthropic' | 'openai' | 'openrouter' | 'ollama' | 'llamacpp'
+
+export type ToolRunMode = 'ask' | 'unattended' | 'edit' | 'skip'
+export type ToolResultMode = 'unattended' | 'ask' | 'edit' | 'skip'
+
+export interface ToolParameter {
+  type: string
+  description?: string
+  required?: boolean
+  enum?: unknown[]
+  items?: Record<string, unknown>
+}
+
+export interface ToolConfig {
+  source?: string
+  command?: string | CommandConfig
+  summary?: string
+  run?: ToolRunMode
+  result?: ToolResultMode
+  cancellation_response?: string
+  enable?: boolean
+  parameters?: Record<string, ToolParameter>
+}
+
+export interface Config {
+  assistant: {
+    model: {
+      id?: string
+      parameters?: {reasoning?: string | boolean; max_tokens?: number; temperature?: number}
+    }
+    system_prompt?: string
+  }
+  providers: {llm: Record<ProviderName, ProviderConfig>}
+  editor: EditorSection
+  interrupt: InterruptSection
+  conversation: {tools: Record<string, ToolConfig>}
+}
+
+export const DEFAULT_TOOL_CANCELLED_RESPONSE =
+  'This tool request was intentionally rejected by the user. Do not retry it; ask the user how to proceed.'

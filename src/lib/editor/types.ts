@@ -1,0 +1,48 @@
+// The frontend seam for running the user's editor (SPEC §5, seed "EditorBackend").
+
+export type EditOutcome = 'saved' | 'cancelled'
+
+export interface EditTextResult {
+  outcome: EditOutcome
+  /** Meaningless when `outcome` is 'cancelled'; callers ignore it then. */
+  text: string
+}
+
+export interface EditRequest {
+  paths: string[]
+  /** Working directory for a spawned editor; non-spawning frontends ignore it. */
+  cwd?: string
+}
+
+export interface EditorBackend {
+  editText(content: string): Promise<EditTextResult>
+  editFile(req: EditRequest): Promise<EditOutcome>
+}
+
+export type EditorErrorKind = 'spawn' | 'io'
+
+/**
+ * The editor never ran (spawn) or its file could not be written/read (io).
+ * Distinct from a cancelled edit: callers recover and keep the user's text.
+ * Compare by `kind` / `name`, not `instanceof` (two module copies may exist).
+ */
+export class EditorError extends Error {
+  readonly kind: EditorErrorKind
+  constructor(kind: EditorErrorKind, message: string, options?: {cause?: unknown}) {
+    super(message, options)
+    this.name = 'EditorError'
+    this.kind = kind
+  }
+
+  static spawn(program: string, reason: string, cause?: unknown): EditorError {
+    return new EditorError('spawn', `failed to spawn editor '${program}': ${reason}`, {cause})
+  }
+
+  static io(reason: string, cause?: unknown): EditorError {
+    return new EditorError('io', `editor file I/O failed: ${reason}`, {cause})
+  }
+}
+
+export function isEditorError(error: unknown): error is EditorError {
+  return error instanceof Error && error.name === 'EditorError' && 'kind' in error
+}

@@ -1,0 +1,46 @@
+// Grapheme segmentation and terminal display width: the two facts every
+// motion, deletion and render step needs. Width follows East-Asian width via
+// string-width (emoji and ZWJ sequences are two cells, combining marks zero).
+import stringWidth from 'string-width'
+
+const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
+
+/** The grapheme clusters of `text`, in order. */
+export function graphemes(text: string): string[] {
+  const out: string[] = []
+  for (const {segment} of segmenter.segment(text)) out.push(segment)
+  return out
+}
+
+/** UTF-16 offsets of every grapheme boundary of `text`, including 0 and text.length. */
+export function graphemeBoundaries(text: string): number[] {
+  const out: number[] = []
+  for (const {index} of segmenter.segment(text)) out.push(index)
+  out.push(text.length)
+  return out
+}
+
+/** Offset of the grapheme boundary before `offset` (0 stays 0). */
+export function prevBoundary(text: string, offset: number): number {
+  if (offset <= 0) return 0
+  let prev = 0
+  for (const {index} of segmenter.segment(text)) {
+    if (index >= offset) break
+    prev = index
+  }
+  return prev
+}
+
+/** Offset of the grapheme boundary after `offset` (text.length stays). */
+export function nextBoundary(text: string, offset: number): number {
+  if (offset >= text.length) return text.length
+  for (const {index, segment} of segmenter.segment(text)) {
+    if (index + segment.length > offset) return index + segment.length
+  }
+  return text.length
+}
+
+/** Terminal cells occupied by `text` (no control characters expected). */
+export function displayWidth(text: string): number {
+  return stringWidth(text, {countAnsiEscapeCodes: false})
+}

@@ -1,0 +1,74 @@
+// Runs the built CLI (bin/run.js) as a real child process in an isolated
+// sandbox: its own HOME, XDG dirs, data dir and workspace, no API keys, no tty.
+import {spawn} from 'node:child_process'
+import {mkdtempSync, mkdirSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const BIN = join(ROOT, 'bin', 'run.js')
+
+export interface Sandbox {
+  dir: string
+  home: string
+  /** A workspace directory (not initialised). */
+  cwd: string
+  env: NodeJS.ProcessEnv
+  cleanup(): void
+}
+
+/** Environment variables that would leak the developer's setup into a test. */
+const SCRUB = /^(JP_|XDG_|ANTHROPIC_|OPENAI_|OPENROUTER_|OLLAMA_|EDITOR$|VISUAL$|NO_COLOR$)/
+
+export function makeSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'jp-test-'))
+  const home = join(dir, 'home')
+  const cwd = join(dir, 'work')
+  mkdirSync(home, {recursive: true})
+  mkdirSync(cwd, {recursive: true})
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!SCRUB.test(k)) env[k] = v
+  Object.assign(env, {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    JP_DATA_DIR: join(home, '.local', 'share', 'jp-oclif'),
+    JP_USER_DATA_DIR: join(home, '.local', 'share', 'jp'),
+    TERM: 'xterm-256color',
+    ...extraEnv,
+  })
+  return {dir, home, cwd, env, cleanup: () => rmSync(dir, {recursive: true, force: true})}
+}
+
+export interface RunResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `jp ARGS` with piped stdio (no terminal). `input` is written to stdin, then stdin is closed. */
+export function runJp(
+  args: string[],
+  opts: {sandbox: Sandbox; input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? opts.sandbox.cwd,
+      env: {...opts.sandbox.env, ...opts.env},
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({code, signal, stdout, stderr})
+    })
+    child.stdin.end(opts.input ?? '')
+  })
+}
