@@ -1,0 +1,123 @@
+// The events stored in a conversation's events.json (SPEC §10). Every event
+// has an ISO-8601 `timestamp` and a `type`; types this version does not know
+// are kept byte-for-byte in meaning (loaded and saved as-is).
+
+interface EventBase {
+  timestamp: string
+}
+
+export interface TurnStartEvent extends EventBase {
+  type: 'turn_start'
+}
+export interface ChatRequestEvent extends EventBase {
+  type: 'chat_request'
+  content: string
+}
+export type ChatResponseEvent = EventBase & {type: 'chat_response'} & ({message: string} | {reasoning: string})
+export interface ToolCallRequestEvent extends EventBase {
+  type: 'tool_call_request'
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+}
+export interface ToolCallResponseEvent extends EventBase {
+  type: 'tool_call_response'
+  id: string
+  content: string
+  is_error: boolean
+}
+export interface ConfigDeltaEvent extends EventBase {
+  type: 'config_delta'
+  /** A partial config (validated with validatePartial) applied from this point on. */
+  delta: Record<string, unknown>
+}
+/** An event of a type this version does not know; kept as-is. */
+export interface UnknownEvent extends EventBase {
+  type: string
+  [key: string]: unknown
+}
+
+export type KnownEvent =
+  | TurnStartEvent
+  | ChatRequestEvent
+  | ChatResponseEvent
+  | ToolCallRequestEvent
+  | ToolCallResponseEvent
+  | ConfigDeltaEvent
+
+export type ConversationEvent = KnownEvent | UnknownEvent
+
+export const KNOWN_EVENT_TYPES = [
+  'turn_start',
+  'chat_request',
+  'chat_response',
+  'tool_call_request',
+  'tool_call_response',
+  'config_delta',
+] as const
+
+export function isKnownEvent(e: ConversationEvent): e is KnownEvent {
+  return (KNOWN_EVENT_TYPES as readonly string[]).includes(e.type)
+}
+
+const now = () => new Date().toISOString()
+
+/** Event constructors stamping the current time. */
+export const event = {
+  turnStart: (): TurnStartEvent => ({timestamp: now(), type: 'turn_start'}),
+  chatRequest: (content: string): ChatRequestEvent => ({timestamp: now(), type: 'chat_request', content}),
+  message: (message: string): ChatResponseEvent => ({timestamp: now(), type: 'chat_response', message}),
+  reasoning: (reasoning: string): ChatResponseEvent => ({timestamp: now(), type: 'chat_response', reasoning}),
+  toolCallRequest: (id: string, name: string, args: Record<string, unknown>): ToolCallRequestEvent => ({
+    timestamp: now(),
+    type: 'tool_call_request',
+    id,
+    name,
+    arguments: args,
+  }),
+  toolCallResponse: (id: string, content: string, isError = false): ToolCallResponseEvent => ({
+    timestamp: now(),
+    type: 'tool_call_response',
+    id,
+    content,
+    is_error: isError,
+  }),
+  configDelta: (delta: Record<string, unknown>): ConfigDeltaEvent => ({timestamp: now(), type: 'config_delta', delta}),
+}
+
+/**
+ * Checks the shape of a parsed events.json; returns a problem description for
+ * the first bad entry, or undefined. Unknown types only need `type` and
+ * `timestamp`.
+ */
+export function eventsProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return 'expected an array of events'
+  for (const [i, e] of value.entries()) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return `event ${i}: expected an object`
+    const ev = e as Record<string, unknown>
+    if (typeof ev.type !== 'string') return `event ${i}: missing string "type"`
+    if (typeof ev.timestamp !== 'string') return `event ${i}: missing string "timestamp"`
+    const need = (k: string, t: string) => (typeof ev[k] === t ? undefined : `event ${i} (${ev.type}): "${k}" must be a ${t}`)
+    let p: string | undefined
+    switch (ev.type) {
+      case 'chat_request':
+        p = need('content', 'string')
+        break
+      case 'chat_response':
+        if (typeof ev.message !== 'string' && typeof ev.reasoning !== 'string')
+          p = `event ${i} (chat_response): needs a string "message" or "reasoning"`
+        break
+      case 'tool_call_request':
+        p = need('id', 'string') ?? need('name', 'string') ?? need('arguments', 'object')
+        break
+      case 'tool_call_response':
+        p = need('id', 'string') ?? need('content', 'string') ?? need('is_error', 'boolean')
+        break
+      case 'config_delta':
+        p = need('delta', 'object')
+        break
+    }
+    if (p) return p
+  }
+  return undefined
+}

@@ -1,0 +1,139 @@
+// A per-conversation lock: a file created exclusively (O_EXCL) holding the
+// owner's pid. A second process polls until `waitMs` has passed and then
+// fails naming the conversation and the holder. A lock whose pid no longer
+// exists on this host is taken over; the takeover itself is serialised by an
+// exclusive mkdir so two waiters cannot both steal it.
+import {hostname} from 'node:os'
+import {mkdir, open, readFile, rmdir, stat, unlink} from 'node:fs/promises'
+import {unlinkSync} from 'node:fs'
+
+export class ConversationLockedError extends Error {
+  constructor(
+    readonly conversationId: string,
+    readonly holderPid: number | undefined,
+  ) {
+    const who = holderPid === undefined ? 'another jp process' : `another jp process (pid ${holderPid})`
+    super(`conversation ${conversationId} is in use by ${who}; wait for it to finish or pick another conversation`)
+    this.name = 'ConversationLockedError'
+  }
+}
+
+interface LockInfo {
+  pid: number
+  host: string
+  since: string
+}
+
+/** Locks held by this process, released on exit even if nobody calls release. */
+const held = new Set<string>()
+let exitHookInstalled = false
+function releaseAllSync(): void {
+  for (const p of held) {
+    try {
+      unlinkSync(p)
+    } catch {
+      // already gone
+    }
+  }
+  held.clear()
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function readInfo(path: string): Promise<LockInfo | undefined> {
+  try {
+    const info = JSON.parse(await readFile(path, 'utf8')) as LockInfo
+    return typeof info.pid === 'number' ? info : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function tryCreate(path: string): Promise<boolean> {
+  try {
+    const fh = await open(path, 'wx', 0o644)
+    const info: LockInfo = {pid: process.pid, host: hostname(), since: new Date().toISOString()}
+    await fh.writeFile(JSON.stringify(info) + '\n')
+    await fh.close()
+    return true
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw e
+  }
+}
+
+/** Removes the lock at `path` if its holder is dead; true when it did. */
+async function takeOverStale(path: string, info: LockInfo | undefined): Promise<boolean> {
+  if (!info) {
+    // Unreadable content: a holder that died between create and write, or a
+    // writer still writing. Only treat it as stale once it is old.
+    try {
+      if (Date.now() - (await stat(path)).mtimeMs < 2000) return false
+    } catch {
+      return true
+    }
+  } else if (info.host !== hostname() || alive(info.pid)) return false
+  const guard = `${path}.takeover`
+  try {
+    await mkdir(guard)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    // Another process is taking over; a guard left by a crash expires.
+    try {
+      if (Date.now() - (await stat(guard)).mtimeMs > 10_000) await rmdir(guard)
+    } catch {
+      // raced with its owner
+    }
+    return false
+  }
+  try {
+    const again = await readInfo(path)
+    if (again?.pid === info?.pid) await unlink(path).catch(() => undefined)
+    return true
+  } finally {
+    await rmdir(guard).catch(() => undefined)
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Acquires the lock file at `path` for `conversationId`. Resolves to a
+ * release function; rejects with ConversationLockedError after `waitMs`.
+ */
+export async function acquireLock(
+  path: string,
+  conversationId: string,
+  opts: {waitMs?: number; pollMs?: number} = {},
+): Promise<() => Promise<void>> {
+  const deadline = Date.now() + (opts.waitMs ?? 0)
+  const poll = opts.pollMs ?? 100
+  for (;;) {
+    if (await tryCreate(path)) break
+    const info = await readInfo(path)
+    if (await takeOverStale(path, info)) continue
+    if (Date.now() >= deadline) throw new ConversationLockedError(conversationId, info?.pid)
+    await sleep(Math.min(poll, Math.max(1, deadline - Date.now())))
+  }
+  held.add(path)
+  if (!exitHookInstalled) {
+    exitHookInstalled = true
+    process.on('exit', releaseAllSync)
+  }
+  let released = false
+  return async () => {
+    if (released) return
+    released = true
+    held.delete(path)
+    const info = await readInfo(path)
+    if (info?.pid === process.pid) await unlink(path).catch(() => undefined)
+  }
+}
