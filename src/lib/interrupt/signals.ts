@@ -1,0 +1,198 @@
+// The signal router (SPEC §7): jp's one owner of SIGINT, SIGTERM, SIGHUP and
+// SIGQUIT. Interrupt listeners (streaming, tool, turn) are pushed on a LIFO
+// stack and only the top one hears a Ctrl+C. Escalation decisions come from
+// the pure EscalationPolicy; this file only wires them to the process.
+//
+// Graceful shutdown: `shutdownSignal` aborts, the `onShutdown` callbacks run
+// in registration order (commit partial output, save the conversation), the
+// terminal is restored and the process exits. A Ctrl+C during that exits 130
+// at once, after restoring the terminal.
+import {isSigintIgnored} from '../process/sigint-guard.js'
+import {hasControllingTerminal} from '../printer/tty.js'
+import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
+import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
+
+export {EscalationPolicy, SIGNAL_EXIT_CODES, type RoutedSignal, type SignalContext, type SignalDecision} from './escalation.js'
+
+export interface InterruptEvent {
+  signal: 'SIGINT'
+  /** When it arrived, on the router's clock (ms). */
+  at: number
+}
+
+/** Told about a Ctrl+C while it is the top of the stack. Must not throw. */
+export type InterruptListener = (event: InterruptEvent) => void
+
+export interface ShutdownReason {
+  /** The signal that started it, or 'request' for `router.shutdown()`. */
+  cause: RoutedSignal | 'request'
+  exitCode: number
+}
+
+export type ShutdownCallback = (reason: ShutdownReason) => void | Promise<void>
+
+export interface SignalRouterOptions {
+  /** `interrupt.escalation_cooldown_secs`. Default 2. */
+  escalationCooldownSecs?: number
+  /** Whether a menu can be shown. Default: a controlling terminal exists. */
+  isInteractive?: () => boolean
+  /** Clock in ms. Default performance.now. */
+  now?: () => number
+  /** Ends the process. Default process.exit. */
+  exit?: (code: number) => void
+  /** One-line chrome ("Shutting down..."). Default: stderr. */
+  notice?: (line: string) => void
+}
+
+const ROUTED: RoutedSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
+const CURRENT = Symbol.for('jp.signalRouter')
+
+export class SignalRouter {
+  private readonly policy: EscalationPolicy
+  private readonly stack: {listener: InterruptListener}[] = []
+  private readonly callbacks: {cb: ShutdownCallback}[] = []
+  private readonly controller = new AbortController()
+  private readonly listeners = new Map<RoutedSignal, () => void>()
+  private readonly isInteractive: () => boolean
+  private readonly now: () => number
+  private readonly exit: (code: number) => void
+  private readonly notice: (line: string) => void
+  private shutdownPromise: Promise<void> | undefined
+
+  constructor(options: SignalRouterOptions = {}) {
+    const secs = options.escalationCooldownSecs ?? 2
+    this.policy = new EscalationPolicy(Math.max(0, secs) * 1000)
+    this.isInteractive = options.isInteractive ?? hasControllingTerminal
+    this.now = options.now ?? (() => performance.now())
+    this.exit = options.exit ?? ((code) => process.exit(code))
+    this.notice = options.notice ?? ((line) => process.stderr.write(line + '\n'))
+  }
+
+  /** Aborts when graceful shutdown starts; its reason is a ShutdownReason. */
+  get shutdownSignal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  get shuttingDown(): boolean {
+    return this.policy.isShuttingDown
+  }
+
+  /** Takes over the signals and becomes the process's current router. */
+  install(): this {
+    if (this.listeners.size > 0) return this
+    installTerminalRestoreHooks()
+    for (const sig of ROUTED) {
+      const l = () => {
+        this.handle(sig)
+      }
+      this.listeners.set(sig, l)
+      process.on(sig, l)
+    }
+    ;(globalThis as unknown as Record<symbol, unknown>)[CURRENT] = this
+    return this
+  }
+
+  /** Gives the signals back (Node's defaults apply again). */
+  uninstall(): void {
+    for (const [sig, l] of this.listeners) process.off(sig, l)
+    this.listeners.clear()
+    const g = globalThis as unknown as Record<symbol, unknown>
+    if (g[CURRENT] === this) delete g[CURRENT]
+  }
+
+  /** Pushes a listener on the stack; the returned function pops exactly it. */
+  push(listener: InterruptListener): () => void {
+    const entry = {listener}
+    this.stack.push(entry)
+    return () => {
+      const i = this.stack.lastIndexOf(entry)
+      if (i >= 0) this.stack.splice(i, 1)
+    }
+  }
+
+  get depth(): number {
+    return this.stack.length
+  }
+
+  /** Registers a graceful-shutdown step; the returned function removes it. */
+  onShutdown(cb: ShutdownCallback): () => void {
+    const entry = {cb}
+    this.callbacks.push(entry)
+    return () => {
+      const i = this.callbacks.indexOf(entry)
+      if (i >= 0) this.callbacks.splice(i, 1)
+    }
+  }
+
+  /** Feeds one signal through the policy and acts on the decision. */
+  handle(signal: RoutedSignal): SignalDecision {
+    const at = this.now()
+    const decision = this.policy.decide(signal, {
+      now: at,
+      hasHandler: this.stack.length > 0,
+      interactive: signal === 'SIGINT' ? this.isInteractive() : false,
+      sigintIgnored: isSigintIgnored(),
+    })
+    switch (decision.type) {
+      case 'notify': {
+        const top = this.stack[this.stack.length - 1]
+        try {
+          top.listener({signal: 'SIGINT', at})
+        } catch (error) {
+          this.notice(`jp: interrupt handler failed: ${errorMessage(error)}`)
+        }
+        break
+      }
+      case 'shutdown':
+        if (signal === 'SIGINT') this.notice('Shutting down... (Ctrl+C again to quit now)')
+        void this.runShutdown({cause: decision.reason, exitCode: decision.exitCode})
+        break
+      case 'exit':
+        this.exitNow(decision.exitCode)
+        break
+      case 'ignore':
+        break
+    }
+    return decision
+  }
+
+  /**
+   * Starts graceful shutdown on request (a Ctrl+C at the interrupt menu is an
+   * escalation). Resolves when the process is about to exit; returns the
+   * running shutdown if one already started.
+   */
+  shutdown(exitCode: number = SIGNAL_EXIT_CODES.SIGINT): Promise<void> {
+    if (this.shutdownPromise) return this.shutdownPromise
+    this.policy.markShuttingDown()
+    return this.runShutdown({cause: 'request', exitCode})
+  }
+
+  private runShutdown(reason: ShutdownReason): Promise<void> {
+    this.shutdownPromise ??= (async () => {
+      this.controller.abort(reason)
+      for (const {cb} of [...this.callbacks]) {
+        try {
+          await cb(reason)
+        } catch (error) {
+          this.notice(`jp: shutdown step failed: ${errorMessage(error)}`)
+        }
+      }
+      this.exitNow(reason.exitCode)
+    })()
+    return this.shutdownPromise
+  }
+
+  private exitNow(code: number): void {
+    restoreTerminal()
+    this.exit(code)
+  }
+}
+
+/** The router installed in this process, if any (shared across module copies). */
+export function currentSignalRouter(): SignalRouter | undefined {
+  return (globalThis as unknown as Record<symbol, SignalRouter | undefined>)[CURRENT]
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,38 @@
+// The controlling terminal, reached through /dev/tty so that prompts and
+// terminal restoration never touch stdout or stderr (SPEC §1.3). Opening it
+// fails where there is no terminal (CI, cron, a setsid child): callers then
+// get undefined and skip whatever needed a terminal.
+import {closeSync, openSync, writeSync} from 'node:fs'
+
+export const TTY_PATH = '/dev/tty'
+
+/** Opens /dev/tty for writing; undefined when there is no terminal. */
+export function openTtyFd(flags: 'w' | 'r' | 'r+' = 'w'): number | undefined {
+  if (process.platform === 'win32') return undefined
+  try {
+    return openSync(TTY_PATH, flags)
+  } catch {
+    return undefined
+  }
+}
+
+let cachedHasTerminal: boolean | undefined
+
+/** True when this process has a controlling terminal it can open. Cached. */
+export function hasControllingTerminal(): boolean {
+  if (cachedHasTerminal === undefined) {
+    const fd = openTtyFd('r+')
+    cachedHasTerminal = fd !== undefined
+    if (fd !== undefined) closeSync(fd)
+  }
+  return cachedHasTerminal
+}
+
+/** Writes synchronously to a tty fd, ignoring errors (the terminal may be gone). */
+export function writeTtySync(fd: number, data: string): void {
+  try {
+    writeSync(fd, data)
+  } catch {
+    // A hung-up terminal (SIGHUP) is not a reason to fail an exit path.
+  }
+}
