@@ -1,0 +1,205 @@
+// The terminal frontend of the editor service (SPEC §5): spawn the resolved
+// editor command on a private temp file (editText) or the caller's paths
+// (editFile), wait, and map the exit to saved / cancelled.
+//
+// Terminal ownership. The editor stays in jp's process group: a terminal
+// editor must be in the terminal's foreground process group to read it (a
+// background group reading the tty gets SIGTTIN and stops). The price is that
+// a Ctrl+C reaches jp as well as the editor; `ignoreSigintDuring` is what
+// keeps jp alive while the editor handles (or dies of) that SIGINT.
+//
+// execa and tmp are imported inside the methods: building a backend must cost
+// nothing for commands that never open an editor.
+import {closeSync, constants as fsc, openSync} from 'node:fs'
+import {readFile, rm, stat, writeFile} from 'node:fs/promises'
+import {resolve} from 'node:path'
+import {performance} from 'node:perf_hooks'
+import {isatty, type ReadStream} from 'node:tty'
+
+import type {EditorCommand} from '../config/editor.js'
+import {ignoreSigintDuring} from '../process/sigint-guard.js'
+import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
+import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
+
+export interface TerminalEditorBackendOptions {
+  /** Environment for the editor process; default: jp's own. */
+  env?: NodeJS.ProcessEnv
+  /** Sink for one-line hints (GUI editor without its wait flag); default: stderr. */
+  notice?: (line: string) => void
+  /** Parent of the private temp directory; default: the OS temp dir. */
+  tmpdir?: string
+}
+
+const SPAWN_REASONS: Record<string, string> = {
+  ENOENT: 'not found',
+  EACCES: 'permission denied',
+  ENOTDIR: 'not found',
+  EPERM: 'operation not permitted',
+}
+
+export class TerminalEditorBackend implements EditorBackend {
+  readonly command: EditorCommand
+  private readonly options: TerminalEditorBackendOptions
+
+  constructor(command: EditorCommand, options: TerminalEditorBackendOptions = {}) {
+    this.command = command
+    this.options = options
+  }
+
+  async editText(content: string): Promise<EditTextResult> {
+    const tmp = await import('tmp')
+    let dir: string
+    let file: string
+    try {
+      // A private directory (0700) holding a private file (0600): nobody else
+      // can read the draft, and editors' swap/backup files land in it too.
+      dir = tmp.dirSync({mode: 0o700, prefix: 'jp-edit-', tmpdir: this.options.tmpdir}).name
+      file = tmp.fileSync({mode: 0o600, prefix: 'jp-', postfix: '.md', tmpdir: dir, discardDescriptor: true}).name
+    } catch (error) {
+      throw EditorError.io(`cannot create a temporary file: ${reason(error)}`, error)
+    }
+    try {
+      try {
+        await writeFile(file, content, {encoding: 'utf8', mode: 0o600})
+      } catch (error) {
+        throw EditorError.io(`cannot write ${file}: ${reason(error)}`, error)
+      }
+      const outcome = await this.run([file], undefined, async () => {
+        const now = await readFile(file, 'utf8').catch(() => undefined)
+        return now === content
+      })
+      let text: string
+      try {
+        text = await readFile(file, 'utf8')
+      } catch (error) {
+        // An editor that deleted the file and failed has nothing to give back.
+        if (outcome === 'cancelled') return {outcome, text: content}
+        throw EditorError.io(`cannot read back ${file}: ${reason(error)}`, error)
+      }
+      return {outcome, text}
+    } finally {
+      await rm(dir, {recursive: true, force: true}).catch(() => {})
+    }
+  }
+
+  async editFile(req: EditRequest): Promise<EditOutcome> {
+    const before = await snapshot(req.paths, req.cwd)
+    return this.run(req.paths, req.cwd, async () => (await snapshot(req.paths, req.cwd)) === before)
+  }
+
+  private async run(paths: readonly string[], cwd: string | undefined, unchanged: () => Promise<boolean>): Promise<EditOutcome> {
+    const {execa} = await import('execa')
+    const {file, args} = this.command.argv(paths)
+    const terminal = openEditorTerminal()
+    const resume = suspendOwnTerminal()
+    const started = performance.now()
+    let result
+    try {
+      result = await ignoreSigintDuring(() =>
+        execa(file, args, {
+          cwd,
+          env: this.options.env,
+          extendEnv: this.options.env === undefined,
+          // An integer fd is handed to spawn() as-is, so the editor gets the
+          // terminal itself rather than a pipe (execa's types only admit 0/1).
+          stdin: terminal.stdin as 0,
+          stdout: terminal.stdout as 1,
+          stderr: 'inherit',
+          reject: false,
+          windowsHide: false,
+        }),
+      )
+    } finally {
+      resume()
+      terminal.close()
+    }
+    const elapsed = performance.now() - started
+
+    if (result.exitCode === undefined && result.signal === undefined) {
+      const code = (result as {code?: string}).code ?? ''
+      const why =
+        cwd !== undefined && /cwd/.test(result.originalMessage ?? '')
+          ? `working directory ${cwd} not found`
+          : (SPAWN_REASONS[code] ?? (result.originalMessage || result.shortMessage))
+      throw EditorError.spawn(this.command.name, why, result)
+    }
+    const outcome: EditOutcome = result.exitCode === 0 ? 'saved' : 'cancelled'
+
+    const flag = missingWaitFlag(this.command)
+    if (flag && elapsed < GUI_RETURN_THRESHOLD_MS && (await unchanged())) {
+      ;(this.options.notice ?? ((l: string) => process.stderr.write(`${l}\n`)))(guiHint(this.command, flag))
+    }
+    return outcome
+  }
+}
+
+interface EditorTerminal {
+  stdin: number | 'inherit'
+  stdout: number | 'inherit'
+  close(): void
+}
+
+/**
+ * The editor's stdin/stdout: jp's own when they are a terminal, else the
+ * controlling terminal (`jp ... | cat` must still show the editor), else —
+ * no terminal at all (CI, cron) — whatever jp has.
+ */
+function openEditorTerminal(): EditorTerminal {
+  const inherit: EditorTerminal = {stdin: 'inherit', stdout: 'inherit', close() {}}
+  if (isatty(0) && isatty(1)) return inherit
+  let fd: number
+  try {
+    fd = openSync('/dev/tty', fsc.O_RDWR | fsc.O_NOCTTY)
+  } catch {
+    return inherit
+  }
+  return {
+    stdin: fd,
+    stdout: fd,
+    close() {
+      try {
+        closeSync(fd)
+      } catch {}
+    },
+  }
+}
+
+/**
+ * Hands the terminal over: stop reading jp's stdin (it would steal the
+ * editor's keystrokes) and leave raw mode so the editor starts from a cooked
+ * terminal. The returned function puts jp back as it was; switching raw mode
+ * off and on again re-applies it even though the editor changed the terminal
+ * behind Node's back.
+ */
+function suspendOwnTerminal(): () => void {
+  if (!isatty(0)) return () => {}
+  const stdin = process.stdin as ReadStream
+  const wasRaw = stdin.isRaw === true
+  const wasFlowing = stdin.readableFlowing === true
+  if (wasFlowing) stdin.pause()
+  if (wasRaw) stdin.setRawMode(false)
+  return () => {
+    if (wasRaw) stdin.setRawMode(true)
+    if (wasFlowing) stdin.resume()
+  }
+}
+
+/** A cheap fingerprint of the paths (size + mtime), to tell whether an editor touched them. */
+async function snapshot(paths: readonly string[], cwd: string | undefined): Promise<string> {
+  const parts = await Promise.all(
+    paths.map(async (p) => {
+      try {
+        const s = await stat(resolve(cwd ?? '.', p))
+        return `${s.size}:${s.mtimeMs}`
+      } catch {
+        return '-'
+      }
+    }),
+  )
+  return parts.join('|')
+}
+
+function reason(error: unknown): string {
+  if (error instanceof Error) return error.message.replace(/\s*\n\s*/g, ' ')
+  return String(error)
+}
