@@ -1,0 +1,221 @@
+// The interrupt menus (SPEC §7): what a Ctrl+C during streaming or during a
+// tool run turns into. Both are loops, so a reply the user backs out of
+// returns to the menu instead of ending the interrupt. Pure decision logic:
+// the caller owns the stream, the tool process and the shutdown.
+import type {EditMode, InterruptSection} from '../config/types.js'
+import type {EditorBackend} from '../editor/types.js'
+import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
+import {collectReply, type ReplyDeps, type ReplyResult} from './reply.js'
+
+export type StreamingInterruptAction =
+  /** Keep reading the live stream. */
+  | {type: 'resume'}
+  /** The stream had ended: send a new request to continue. */
+  | {type: 'continue'}
+  /** Stop the stream, commit the partial message, send `text` as the next user message. */
+  | {type: 'reply'; text: string; fromEditor: boolean}
+  /** Commit the partial message and exit 0. */
+  | {type: 'stop'}
+  /** Discard the partial turn and exit. */
+  | {type: 'abort'}
+  /** Ctrl+C at the menu: graceful shutdown. */
+  | {type: 'escalate'}
+
+export type ToolInterruptAction =
+  /** Keep waiting for the tool. */
+  | {type: 'continue'}
+  /** Kill the tool and run it again. */
+  | {type: 'restart'}
+  /** Kill the tool, record the cancellation response, end the turn. */
+  | {type: 'stop'}
+  /** Kill the tool and record `content` as its response. */
+  | {type: 'respond'; content: string}
+  /** Ctrl+C at the menu: graceful shutdown. */
+  | {type: 'escalate'}
+
+export const STREAMING_MENU: SelectOption[] = [
+  {key: 'c', description: 'Continue'},
+  {key: 'r', description: 'Reply (stop & respond)'},
+  {key: 's', description: 'Stop (save & exit)'},
+  {key: 'a', description: 'Abort (discard & exit)'},
+]
+
+export const TOOL_MENU: SelectOption[] = [
+  {key: 'c', description: 'Continue'},
+  {key: 'r', description: 'Stop & respond'},
+  {key: 's', description: 'Stop (cancel & exit)'},
+  {key: 't', description: 'Restart'},
+]
+
+export const INTERRUPT_MENU_TITLE = 'Interrupted'
+export const REPLY_PROMPT = 'Reply:'
+
+/** The tool response recorded for a tool-menu reply with text. */
+export function customToolResponse(text: string): string {
+  return `Tool run cancelled by user with a custom message:\n\n${text}`
+}
+
+export interface InterruptHandlerDeps {
+  backend: PromptBackend
+  editor: EditorBackend | undefined
+  /** `interrupt` of the merged config: the actions and compose modes. */
+  config: InterruptSection
+  editMode: EditMode
+  /** One line of chrome on stderr. */
+  notice: (line: string) => void
+  history?: ReplyDeps['history']
+  noEditorReason?: string
+}
+
+type MenuChoice = {key: string} | {escalate: true}
+
+export class InterruptHandler {
+  private readonly deps: InterruptHandlerDeps
+
+  constructor(deps: InterruptHandlerDeps) {
+    this.deps = deps
+  }
+
+  /** A Ctrl+C while the assistant streams. `streamAlive`: whether the stream can still be resumed. */
+  async handleStreamingInterrupt(streamAlive: boolean): Promise<StreamingInterruptAction> {
+    const {action, compose_in_editor: compose} = this.deps.config.streaming
+    const keepGoing: StreamingInterruptAction = streamAlive ? {type: 'resume'} : {type: 'continue'}
+    switch (action) {
+      case 'continue': {
+        return keepGoing
+      }
+
+      case 'stop': {
+        return {type: 'stop'}
+      }
+
+      case 'abort': {
+        return {type: 'abort'}
+      }
+
+      case 'reply': {
+        // No menu to return to: backing out of the reply resumes the response.
+        const reply = await this.collectReply(REPLY_PROMPT, compose)
+        return reply.type === 'reply' ? reply : keepGoing
+      }
+
+      default: {
+        break
+      }
+    }
+
+    for (;;) {
+      const choice = await this.menu(STREAMING_MENU)
+      if ('escalate' in choice) return {type: 'escalate'}
+      switch (choice.key) {
+        case 'c': {
+          return keepGoing
+        }
+
+        case 's': {
+          return {type: 'stop'}
+        }
+
+        case 'a': {
+          return {type: 'abort'}
+        }
+
+        case 'r': {
+          const reply = await this.collectReply(REPLY_PROMPT, compose)
+          if (reply.type === 'reply') return reply
+          // Empty or cancelled: back to the menu.
+          break
+        }
+
+        default: {
+          break
+        }
+      }
+    }
+  }
+
+  /**
+   * A Ctrl+C while a tool runs. `cancellationResponse` is the tool's
+   * `cancellation_response`, recorded when a reply is left empty.
+   */
+  async handleToolInterrupt(cancellationResponse: string): Promise<ToolInterruptAction> {
+    const {action, compose_in_editor: compose} = this.deps.config.tool_call
+    switch (action) {
+      case 'continue': {
+        return {type: 'continue'}
+      }
+
+      case 'restart': {
+        return {type: 'restart'}
+      }
+
+      case 'stop': {
+        return {type: 'stop'}
+      }
+
+      case 'respond': {
+        // No menu to return to: a cancelled reply is the canned response too.
+        const reply = await this.collectReply(REPLY_PROMPT, compose)
+        return {
+          type: 'respond',
+          content: reply.type === 'reply' ? customToolResponse(reply.text) : cancellationResponse,
+        }
+      }
+
+      default: {
+        break
+      }
+    }
+
+    for (;;) {
+      const choice = await this.menu(TOOL_MENU)
+      if ('escalate' in choice) return {type: 'escalate'}
+      switch (choice.key) {
+        case 'c': {
+          return {type: 'continue'}
+        }
+
+        case 's': {
+          return {type: 'stop'}
+        }
+
+        case 't': {
+          return {type: 'restart'}
+        }
+
+        case 'r': {
+          const reply = await this.collectReply(REPLY_PROMPT, compose)
+          if (reply.type === 'reply') return {type: 'respond', content: customToolResponse(reply.text)}
+          if (reply.type === 'empty') return {type: 'respond', content: cancellationResponse}
+          // Cancelled: back to the menu.
+          break
+        }
+
+        default: {
+          break
+        }
+      }
+    }
+  }
+
+  /** The reply flow of both menus, exposed for callers that need it directly. */
+  async collectReply(message: string, compose: InterruptSection['streaming']['compose_in_editor']): Promise<ReplyResult> {
+    return collectReply(this.deps, message, compose)
+  }
+
+  /** Ctrl+C at the menu escalates; Esc is `c`. */
+  private async menu(options: SelectOption[]): Promise<MenuChoice> {
+    try {
+      return {key: await this.deps.backend.inlineSelect({message: INTERRUPT_MENU_TITLE, options})}
+    } catch (error) {
+      if (isPromptCancelled(error) && error.reason === 'cancelled') return {key: 'c'}
+      if (!isPromptCancelled(error)) {
+        // The menu could not be shown (terminal gone): nobody can answer, so
+        // shut down gracefully rather than guess.
+        this.deps.notice(`⚠ Couldn't show the interrupt menu: ${error instanceof Error ? error.message : String(error)}`)
+      }
+
+      return {escalate: true}
+    }
+  }
+}

@@ -1,0 +1,333 @@
+// The tool coordinator (SPEC §8): takes the tool calls of one assistant
+// message through permission, execution (with the tool interrupt menu) and
+// result review, and answers every call exactly once — result, skip notice,
+// cancellation or error — so the next request is always valid. The runner,
+// the signal router and the prompts are injected.
+import type {ToolConfig} from '../config/types.js'
+import type {ToolInterruptAction} from '../interrupt/handler.js'
+import type {RememberedDecision, TurnToolDecisions} from './decisions.js'
+import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments} from './prompter.js'
+import {defaultCancellationResponse, resolveToolConfig, type ResolvedToolConfig} from './resolve.js'
+
+export interface ToolCallRequest {
+  id: string
+  name: string
+  /** The parsed arguments; a string is taken as the raw JSON text and parsed here. */
+  arguments: unknown
+  /** Set by the model layer when the model's arguments could not be parsed. */
+  argumentsError?: string
+}
+
+export interface ToolResponse {
+  id: string
+  content: string
+  isError: boolean
+}
+
+export interface ToolRunOutput {
+  content: string
+  isError: boolean
+}
+
+/**
+ * Runs one tool. `signal` aborts it (the runner kills the process group);
+ * after an abort its result or rejection is ignored.
+ */
+export type ToolRunFn = (
+  call: {id: string; name: string},
+  args: ToolArguments,
+  signal: AbortSignal,
+) => Promise<ToolRunOutput>
+
+/** Pushes a Ctrl+C handler on the signal router; the returned function pops it. */
+export type PushInterrupt = (handler: () => void) => () => void
+
+export interface ToolPermissionPrompter {
+  promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run']): Promise<PermissionResult>
+  reviewResult(name: string, content: string, mode: ResolvedToolConfig['result']): Promise<ResultReview>
+}
+
+export interface ToolInterruptPrompter {
+  handleToolInterrupt(cancellationResponse: string): Promise<ToolInterruptAction>
+}
+
+export interface ToolCoordinatorDeps {
+  /** `conversation.tools` of the merged config, `'*'` included. */
+  tools: Record<string, ToolConfig>
+  /** Tools offered to the model in this query; a call to any other is refused. Omitted: every configured tool. */
+  enabledTools?: ReadonlySet<string>
+  /** A terminal exists to ask on. */
+  canPrompt: boolean
+  /** Tools this query enabled with `--tool NAME` (consent to run without a terminal). */
+  explicitTools: ReadonlySet<string>
+  /** Used only when `canPrompt`. */
+  prompter?: ToolPermissionPrompter
+  /** Used only when `canPrompt`. */
+  interrupts?: ToolInterruptPrompter
+  run: ToolRunFn
+  pushInterrupt: PushInterrupt
+  /** "Remember for this turn" answers; one per turn. */
+  decisions: TurnToolDecisions
+}
+
+export interface CoordinatorOutcome {
+  /** One per call, in the calls' order. */
+  responses: ToolResponse[]
+  /** The user chose Stop (or escalated): end the turn after recording these. */
+  stop: boolean
+  /** Ctrl+C at the tool menu: start the graceful shutdown. */
+  escalate: boolean
+}
+
+export function noTerminalResponse(name: string): string {
+  return `Tool not run: no terminal to ask for permission (enable it with --tool ${name} or set run = "unattended").`
+}
+
+export const RUN_SKIPPED_BY_CONFIG = 'Tool run skipped by configuration.'
+export const RESULT_SKIPPED_BY_USER = 'Result delivery skipped by user.'
+export const RESULT_SKIPPED_BY_CONFIG = 'Result delivery skipped by configuration.'
+
+export function skipReasonResponse(reason: string): string {
+  return `Tool run skipped by user with a message:\n\n${reason}`
+}
+
+type CallOutcome = {response: ToolResponse; stop?: boolean; escalate?: boolean}
+
+export async function coordinateToolCalls(
+  calls: readonly ToolCallRequest[],
+  deps: ToolCoordinatorDeps,
+): Promise<CoordinatorOutcome> {
+  const responses: ToolResponse[] = []
+  let stop = false
+  let escalate = false
+  for (const call of calls) {
+    if (stop) {
+      // The user ended the turn: the remaining calls are answered, not run.
+      const config = resolveToolConfig(deps.tools, call.name)
+      responses.push({id: call.id, content: config?.cancellation_response ?? defaultCancellationResponse(deps.tools), isError: false})
+      continue
+    }
+
+    const outcome = await answerCall(call, deps)
+    responses.push(outcome.response)
+    if (outcome.stop || outcome.escalate) stop = true
+    if (outcome.escalate) escalate = true
+  }
+
+  return {responses, stop, escalate}
+}
+
+function errorResponse(call: ToolCallRequest, content: string): CallOutcome {
+  return {response: {id: call.id, content, isError: true}}
+}
+
+function callArguments(call: ToolCallRequest): {ok: true; args: ToolArguments} | {ok: false; message: string} {
+  if (call.argumentsError !== undefined) return {ok: false, message: call.argumentsError}
+  if (typeof call.arguments === 'string') {
+    return call.arguments.trim() === '' ? {ok: true, args: {}} : parseArguments(call.arguments)
+  }
+
+  if (call.arguments === undefined || call.arguments === null) return {ok: true, args: {}}
+  if (typeof call.arguments !== 'object' || Array.isArray(call.arguments)) {
+    return {ok: false, message: 'the arguments must be a JSON object'}
+  }
+
+  return {ok: true, args: call.arguments as ToolArguments}
+}
+
+async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Promise<CallOutcome> {
+  const config = resolveToolConfig(deps.tools, call.name)
+  if (config === undefined) return errorResponse(call, `Unknown tool '${call.name}'.`)
+  if (deps.enabledTools && !deps.enabledTools.has(call.name)) {
+    return errorResponse(call, `Tool '${call.name}' is not enabled for this query.`)
+  }
+
+  const parsed = callArguments(call)
+  if (!parsed.ok) return errorResponse(call, `Invalid arguments for tool '${call.name}': ${parsed.message}`)
+
+  if (config.run === 'skip') return {response: {id: call.id, content: RUN_SKIPPED_BY_CONFIG, isError: false}}
+
+  const interactive = deps.canPrompt && deps.prompter !== undefined
+  let args = parsed.args
+  if (interactive) {
+    const permission = await askPermission(call.name, args, config, deps)
+    if (permission.type === 'skip') {
+      const content = permission.reason === undefined ? config.cancellation_response : skipReasonResponse(permission.reason)
+      return {response: {id: call.id, content, isError: false}}
+    }
+
+    args = permission.args
+  } else if (config.run !== 'unattended' && !deps.explicitTools.has(call.name)) {
+    // Never a silent execution: without a terminal only --tool NAME consents.
+    return errorResponse(call, noTerminalResponse(call.name))
+  }
+
+  const ran = await runWithInterrupts(call, args, config, deps)
+  if (ran.kind === 'interrupted') return ran.outcome
+
+  if (!interactive) {
+    if (config.result === 'skip') return {response: {id: call.id, content: RESULT_SKIPPED_BY_CONFIG, isError: false}}
+    // ask / edit have nobody to ask: the result stands as the tool produced it.
+    return {response: {id: call.id, ...ran.output}}
+  }
+
+  const review = await deps.prompter!.reviewResult(call.name, ran.output.content, config.result)
+  if (!review.deliver) {
+    const content = config.result === 'skip' ? RESULT_SKIPPED_BY_CONFIG : RESULT_SKIPPED_BY_USER
+    return {response: {id: call.id, content, isError: false}}
+  }
+
+  return {response: {id: call.id, content: review.content, isError: ran.output.isError}}
+}
+
+async function askPermission(
+  name: string,
+  args: ToolArguments,
+  config: ResolvedToolConfig,
+  deps: ToolCoordinatorDeps,
+): Promise<PermissionResult> {
+  // A remembered Y / N answers later `ask` calls of the same tool this turn.
+  const remembered: RememberedDecision | undefined = config.run === 'ask' ? deps.decisions.get(name) : undefined
+  if (remembered === 'run') return {type: 'run', args, remember: false}
+  if (remembered === 'skip') return {type: 'skip', remember: false}
+
+  const permission = await deps.prompter!.promptPermission(name, args, config.run)
+  if (permission.remember) deps.decisions.remember(name, permission.type)
+  return permission
+}
+
+type RunResult = {kind: 'done'; output: ToolRunOutput} | {kind: 'interrupted'; outcome: CallOutcome}
+
+type Settled = {kind: 'done'; output: ToolRunOutput} | {kind: 'failed'; error: unknown}
+
+/**
+ * Runs the tool with a Ctrl+C handler pushed on the router. A Ctrl+C opens
+ * the tool menu while the tool keeps running; the menu's answer is applied
+ * even if the tool finished meanwhile (the user decided with the menu open).
+ */
+async function runWithInterrupts(
+  call: ToolCallRequest,
+  args: ToolArguments,
+  config: ResolvedToolConfig,
+  deps: ToolCoordinatorDeps,
+): Promise<RunResult> {
+  const interrupts = deps.canPrompt ? deps.interrupts : undefined
+  for (;;) {
+    const controller = new AbortController()
+    const running: Promise<Settled> = deps.run({id: call.id, name: call.name}, args, controller.signal).then(
+      (output) => ({kind: 'done', output}),
+      (error: unknown) => ({kind: 'failed', error}),
+    )
+
+    let action: ToolInterruptAction | undefined
+    let settled: Settled | undefined
+    const watcher = new InterruptWatcher(interrupts, config.cancellation_response)
+    // Without a terminal there is no menu: the router's own SIGINT handling
+    // (graceful shutdown) applies, so nothing is pushed.
+    const pop = interrupts ? deps.pushInterrupt(() => watcher.interrupt()) : undefined
+    try {
+      for (;;) {
+        const next = await Promise.race([running, watcher.next()])
+        if ('type' in next) {
+          action = next
+          if (action.type !== 'continue') break
+          action = undefined
+          continue
+        }
+
+        settled = next
+        if (watcher.menuOpen) {
+          action = await watcher.next()
+          if (action.type === 'continue') action = undefined
+        }
+
+        break
+      }
+    } finally {
+      pop?.()
+    }
+
+    if (action === undefined) {
+      const done = settled!
+      if (done.kind === 'done') return done
+      return {kind: 'done', output: {content: `Tool '${call.name}' failed: ${errorText(done.error)}`, isError: true}}
+    }
+
+    if (settled === undefined) {
+      controller.abort()
+      // Let the runner reap the killed process before anything else happens.
+      await running
+    }
+
+    switch (action.type) {
+      case 'restart': {
+        continue
+      }
+
+      case 'respond': {
+        return {kind: 'interrupted', outcome: {response: {id: call.id, content: action.content, isError: false}}}
+      }
+
+      case 'stop': {
+        return {
+          kind: 'interrupted',
+          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false}, stop: true},
+        }
+      }
+
+      default: {
+        return {
+          kind: 'interrupted',
+          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false}, escalate: true},
+        }
+      }
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Turns Ctrl+C notifications into at most one open tool menu and its answers. */
+class InterruptWatcher {
+  menuOpen = false
+  private pending: Promise<ToolInterruptAction>
+  private resolve!: (action: ToolInterruptAction) => void
+
+  constructor(
+    private readonly interrupts: ToolInterruptPrompter | undefined,
+    private readonly cancellationResponse: string,
+  ) {
+    this.pending = this.fresh()
+  }
+
+  /** The next menu answer; the same promise until it is consumed. */
+  next(): Promise<ToolInterruptAction> {
+    return this.pending
+  }
+
+  interrupt(): void {
+    // A second notification while the menu is up is the menu's business.
+    if (this.menuOpen || this.interrupts === undefined) return
+    this.menuOpen = true
+    this.interrupts.handleToolInterrupt(this.cancellationResponse).then(
+      (action) => this.answer(action),
+      // The menu could not be shown: nobody can answer, shut down gracefully.
+      () => this.answer({type: 'escalate'}),
+    )
+  }
+
+  private answer(action: ToolInterruptAction): void {
+    this.menuOpen = false
+    const resolve = this.resolve
+    this.pending = this.fresh()
+    resolve(action)
+  }
+
+  private fresh(): Promise<ToolInterruptAction> {
+    return new Promise((resolve) => {
+      this.resolve = resolve
+    })
+  }
+}
