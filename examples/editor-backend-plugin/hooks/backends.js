@@ -1,0 +1,47 @@
+// A jp editor backend in plain JavaScript (no build step). jp fires the
+// `jp:editor-backends` hook at start-up with a registry; we add `record`.
+// Select it with `editor.backend = "record"` in jp's config.
+//
+// The backend is deliberately observable rather than useful: every request is
+// appended as one JSON line to the file named by $JP_RECORD_EDITOR_LOG, and
+// each "edit" appends the line `edited by record` to the text or files.
+import {appendFile, readFile, writeFile} from 'node:fs/promises'
+import {resolve} from 'node:path'
+
+const MARK = 'edited by record\n'
+
+class RecordEditorBackend {
+  constructor(log) {
+    this.log = log
+  }
+
+  async editText(content) {
+    await this.record({method: 'editText', content})
+    const text = content === '' || content.endsWith('\n') ? content + MARK : `${content}\n${MARK}`
+    return {outcome: 'saved', text}
+  }
+
+  async editFile({paths, cwd}) {
+    await this.record({method: 'editFile', paths, cwd: cwd ?? null})
+    for (const p of paths) {
+      const file = resolve(cwd ?? process.cwd(), p)
+      const before = await readFile(file, 'utf8').catch(() => '')
+      await writeFile(file, before + MARK)
+    }
+    return 'saved'
+  }
+
+  async record(entry) {
+    await appendFile(this.log, JSON.stringify(entry) + '\n')
+  }
+}
+
+/** @type {(options: {registry: {register(name: string, factory: (config: any) => any): void}}) => Promise<void>} */
+export default async function registerBackends({registry}) {
+  // The factory gets jp's EditorConfig. Returning undefined means "no editor
+  // available", exactly like the terminal backend without a configured editor.
+  registry.register('record', (config) => {
+    const log = config.env.JP_RECORD_EDITOR_LOG
+    return log ? new RecordEditorBackend(log) : undefined
+  })
+}
