@@ -1,0 +1,49 @@
+import {JpCommand} from '../../lib/cli/base-command.js'
+
+export default class ConversationLs extends JpCommand {
+  static summary = 'List the conversations of the workspace'
+  static description = 'Pinned first, then most recently active. `*` marks the active conversation. With --format json, one JSON object per line.'
+  static aliases = ['c:ls']
+
+  async run(): Promise<void> {
+    await this.parse(ConversationLs)
+    const store = await this.store()
+    let list
+    try {
+      list = await store.list()
+    } catch (e) {
+      this.fail(e)
+    }
+    if (this.format() === 'json') {
+      for (const c of list) process.stdout.write(JSON.stringify({...c, title: c.title ?? null}) + '\n')
+      return
+    }
+    if (list.length === 0) {
+      process.stderr.write(`No conversations in ${store.workspace.root} yet.\n`)
+      return
+    }
+    const {default: stringWidth} = await import('string-width')
+    const rows = [
+      ['', 'ID', 'TITLE', 'LAST ACTIVE'],
+      ...list.map((c) => [
+        c.active ? '*' : ' ',
+        c.id,
+        c.error ? `(unreadable: ${c.error})` : `${c.pinned_at ? '📌 ' : ''}${c.title ?? '(untitled)'}`,
+        shortTime(c.last_activated_at ?? c.created_at),
+      ]),
+    ]
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => stringWidth(r[i]))))
+    for (const r of rows) {
+      const line = r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i] - stringWidth(cell)))).join('  ')
+      process.stdout.write(line.trimEnd() + '\n')
+    }
+  }
+}
+
+function shortTime(iso: string | undefined): string {
+  if (!iso) return '-'
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
+}

@@ -1,0 +1,33 @@
+import {Args, Flags} from '@oclif/core'
+import {JpCommand} from '../../lib/cli/base-command.js'
+
+const which = ['events', 'metadata', 'base-config']
+
+export default class ConversationPath extends JpCommand {
+  static summary = "Print the absolute path of a conversation's directory or one of its files"
+  static aliases = ['c:path']
+  static args = {id: Args.string({description: 'Conversation id (default: the active one)'})}
+  static flags = {
+    events: Flags.boolean({char: 'e', description: 'events.json', exclusive: which.filter((w) => w !== 'events')}),
+    metadata: Flags.boolean({char: 'm', description: 'metadata.json', exclusive: which.filter((w) => w !== 'metadata')}),
+    'base-config': Flags.boolean({char: 'b', description: 'base_config.json', exclusive: which.filter((w) => w !== 'base-config')}),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(ConversationPath)
+    const store = await this.store()
+    const id = args.id ?? (await store.activeId())
+    if (!id) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
+    try {
+      if (!(await store.exists(id))) {
+        const {ConversationNotFoundError} = await import('../../lib/conversation/store.js')
+        throw new ConversationNotFoundError(id, store.workspace.root)
+      }
+      const p = store.paths(id)
+      const out = flags.events ? p.events : flags.metadata ? p.metadata : flags['base-config'] ? p.baseConfig : p.dir
+      process.stdout.write(out + '\n')
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+}

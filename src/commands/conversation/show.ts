@@ -1,0 +1,69 @@
+import {Args} from '@oclif/core'
+import {JpCommand} from '../../lib/cli/base-command.js'
+import type {ConversationEvent} from '../../lib/conversation/events.js'
+
+export default class ConversationShow extends JpCommand {
+  static summary = 'Print a conversation as readable text'
+  static description = 'Defaults to the active conversation. With --format json, prints the stored events, one per line.'
+  static aliases = ['c:show']
+  static args = {id: Args.string({description: 'Conversation id (default: the active one)'})}
+
+  async run(): Promise<void> {
+    const {args} = await this.parse(ConversationShow)
+    const store = await this.store()
+    const id = args.id ?? (await store.activeId())
+    if (!id) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
+    let conv
+    try {
+      conv = await store.load(id)
+    } catch (e) {
+      this.fail(e)
+    }
+    if (this.format() === 'json') {
+      for (const e of conv.events) process.stdout.write(JSON.stringify(e) + '\n')
+      return
+    }
+    // Stored text is shown, not interpreted: on a terminal, control characters are made visible.
+    const clean = process.stdout.isTTY ? visible : (s: string) => s
+    const title = typeof conv.metadata.title === 'string' ? conv.metadata.title : '(untitled)'
+    const out: string[] = [`${conv.id}  ${clean(title)}`]
+    for (const e of conv.events) out.push(...renderEvent(e, clean))
+    process.stdout.write(out.join('\n') + '\n')
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? '  ' + l : l))
+    .join('\n')
+}
+
+function visible(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}
+
+function renderEvent(e: ConversationEvent, clean: (s: string) => string): string[] {
+  const ev = e as Record<string, unknown>
+  switch (e.type) {
+    case 'turn_start':
+      return ['', `── turn · ${e.timestamp}`]
+    case 'chat_request':
+      return ['user:', indent(clean(String(ev.content)))]
+    case 'chat_response':
+      return typeof ev.reasoning === 'string'
+        ? ['reasoning:', indent(clean(ev.reasoning))]
+        : ['assistant:', indent(clean(String(ev.message)))]
+    case 'tool_call_request':
+      return [`tool call ${clean(String(ev.name))} [${clean(String(ev.id))}]:`, indent(clean(JSON.stringify(ev.arguments, null, 2)))]
+    case 'tool_call_response':
+      return [`tool result [${clean(String(ev.id))}]${ev.is_error ? ' (error)' : ''}:`, indent(clean(String(ev.content)))]
+    case 'config_delta':
+      return [`config change: ${clean(JSON.stringify(ev.delta))}`]
+    default: {
+      const {timestamp: _t, type, ...rest} = ev
+      return [`${clean(String(type))}: ${clean(JSON.stringify(rest))}`]
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import {Args, Flags} from '@oclif/core'
+import {JpCommand} from '../lib/cli/base-command.js'
+
+const MODEL_RE = /^[A-Za-z0-9._-]+\/\S+$/
+
+/** True when a terminal is attached to jp and /dev/tty can be opened (prompts go there, never to stdio). */
+async function openTty(): Promise<{input: NodeJS.ReadableStream; output: NodeJS.WritableStream; close(): void} | undefined> {
+  if (!process.stdin.isTTY && !process.stdout.isTTY && !process.stderr.isTTY) return undefined
+  const {openSync, createReadStream, createWriteStream} = await import('node:fs')
+  try {
+    const rfd = openSync('/dev/tty', 'r')
+    const wfd = openSync('/dev/tty', 'w')
+    const input = createReadStream('', {fd: rfd})
+    const output = createWriteStream('', {fd: wfd})
+    return {input, output, close: () => (input.destroy(), output.end())}
+  } catch {
+    return undefined
+  }
+}
+
+export default class Init extends JpCommand {
+  static summary = 'Create a jp workspace (.jp/) in DIR'
+  static description =
+    'Creates DIR/.jp/config.toml and DIR/.jp/conversations/. On a terminal, asks for the default model unless --model or --yes is given; without a terminal it never asks. An existing config.toml is left unchanged.'
+  static examples = ['<%= config.bin %> init', '<%= config.bin %> init ~/project --model anthropic/claude-sonnet-4-5']
+
+  static args = {dir: Args.string({description: 'Directory to initialise', default: '.'})}
+
+  static flags = {
+    model: Flags.string({char: 'm', helpValue: 'PROVIDER/MODEL', description: 'Default model for this workspace'}),
+    yes: Flags.boolean({char: 'y', description: 'Do not ask anything; use defaults'}),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(Init)
+    const {resolve, join} = await import('node:path')
+    const {existsSync} = await import('node:fs')
+    const root = resolve(args.dir)
+    const configPath = join(root, '.jp', 'config.toml')
+    const hadConfig = existsSync(configPath)
+
+    let model = flags.model?.trim()
+    if (model === undefined && !flags.yes && !hadConfig) model = await this.askModel()
+    if (model && !MODEL_RE.test(model)) this.fail(`--model ${model}: expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5`)
+
+    const {initWorkspace} = await import('../lib/conversation/workspace.js')
+    const {writeFile} = await import('node:fs/promises')
+    try {
+      const ws = await initWorkspace(root)
+      if (hadConfig) {
+        process.stderr.write(`jp: ${configPath} already exists; left unchanged\n`)
+      } else {
+        await writeFile(configPath, configTemplate(model), {flag: 'wx'})
+      }
+      process.stderr.write(`Initialized jp workspace in ${ws.jpDir}\n`)
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
+  private async askModel(): Promise<string | undefined> {
+    const tty = await openTty()
+    if (!tty) return undefined
+    const {createInterface} = await import('node:readline/promises')
+    const rl = createInterface({input: tty.input, output: tty.output, terminal: true})
+    try {
+      for (;;) {
+        const answer = (await rl.question('Default model (PROVIDER/MODEL, empty for the offline echo/default): ')).trim()
+        if (answer === '' || MODEL_RE.test(answer)) return answer || undefined
+        tty.output.write(`'${answer}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5)\n`)
+      }
+    } finally {
+      rl.close()
+      tty.close()
+    }
+  }
+}
+
+function configTemplate(model: string | undefined): string {
+  const id = model ? `id = ${JSON.stringify(model)}` : '# id = "anthropic/claude-sonnet-4-5"   # PROVIDER/MODEL; unset = offline echo/default'
+  return `# jp workspace configuration. Layers: defaults < ~/.config/jp/config.toml <
+# this file < the conversation's config < JP_CFG_* < --cfg.
+
+[assistant.model]
+${id}
+`
+}

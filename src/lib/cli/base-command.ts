@@ -1,0 +1,139 @@
+// JpCommand: the base of every jp command. It owns the global flags (SPEC §3)
+// and lazily opens what a command needs from them.
+//
+//   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace DIR
+//   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below
+//   this.format()      'text' | 'json' (auto = text; NDJSON is only ever asked for explicitly)
+//   this.workspace()   the Workspace (--workspace, nearest .jp/, else the user default)
+//   this.store()       the ConversationStore of that workspace; announces the default
+//                      workspace on stderr the one time it gets created
+//   this.loadConfig({conversationId?})  the merged Config, including that conversation's stored layer
+//   this.fail(err)     prints any error as one line and exits 1 (config, workspace, storage, lock errors)
+//
+// Loaders are imported inside the methods so `jp --help` stays cheap: keep the
+// top-level imports to @oclif/core and types.
+import {Command, Flags, type Interfaces} from '@oclif/core'
+import type {Config} from '../config/types.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Workspace} from '../conversation/workspace.js'
+
+export type OutputFormat = 'text' | 'json'
+
+// Structurally the same as oclif's (not re-exported from its Interfaces namespace).
+type FlagOutput = {[name: string]: any} // eslint-disable-line @typescript-eslint/no-explicit-any
+type ArgOutput = {[name: string]: any} // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface GlobalFlags {
+  cfg?: string[]
+  format?: string
+  workspace?: string
+}
+
+export abstract class JpCommand extends Command {
+  static baseFlags = {
+    cfg: Flags.string({
+      char: 'c',
+      multiple: true,
+      helpGroup: 'GLOBAL',
+      helpValue: 'KEY=VALUE|PATH',
+      description: 'Set a config value, or load a TOML config file (repeatable).',
+    }),
+    format: Flags.string({
+      options: ['auto', 'text', 'json'],
+      default: 'auto',
+      helpGroup: 'GLOBAL',
+      description: 'Output format (auto = text; json = NDJSON on stdout).',
+    }),
+    workspace: Flags.string({
+      char: 'w',
+      helpGroup: 'GLOBAL',
+      helpValue: 'DIR',
+      description: 'Use the workspace in DIR instead of the nearest .jp/ directory.',
+    }),
+  }
+
+  private globals: GlobalFlags = {}
+  private cachedWorkspace?: Workspace
+  private cachedStore?: ConversationStore
+
+  protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const out = await super.parse(options, argv)
+    this.globals = out.flags as GlobalFlags
+    return out
+  }
+
+  protected format(): OutputFormat {
+    return this.globals.format === 'json' ? 'json' : 'text'
+  }
+
+  protected async workspace(): Promise<Workspace> {
+    if (!this.cachedWorkspace) {
+      const {findWorkspace} = await import('../conversation/workspace.js')
+      try {
+        this.cachedWorkspace = await findWorkspace({cwd: process.cwd(), explicit: this.globals.workspace, env: process.env})
+      } catch (e) {
+        this.fail(e)
+      }
+    }
+    return this.cachedWorkspace
+  }
+
+  protected async store(): Promise<ConversationStore> {
+    if (!this.cachedStore) {
+      const ws = await this.workspace()
+      const {ConversationStore} = await import('../conversation/store.js')
+      this.cachedStore = new ConversationStore(ws, {
+        env: process.env,
+        onWorkspaceCreated: (w) => {
+          if (w.isDefault) {
+            process.stderr.write(
+              `jp: no .jp/ workspace here; conversations are kept in the default workspace ${w.root} (run 'jp init' to make one here)\n`,
+            )
+          }
+        },
+      })
+    }
+    return this.cachedStore
+  }
+
+  /** The merged config. With `conversationId`, that conversation's base config and deltas are a layer. */
+  protected async loadConfig(opts: {conversationId?: string} = {}): Promise<Config> {
+    const ws = await this.workspace()
+    const {loadConfig} = await import('../config/load.js')
+    try {
+      let conversationConfig: unknown
+      let conversationConfigSource: string | undefined
+      if (opts.conversationId) {
+        const store = await this.store()
+        const {conversationConfig: fold} = await import('../conversation/store.js')
+        const conv = await store.load(opts.conversationId)
+        conversationConfig = await fold(store, conv)
+        conversationConfigSource = store.paths(conv.id).baseConfig
+      }
+      return await loadConfig({
+        cwd: process.cwd(),
+        workspaceRoot: ws.isDefault ? undefined : ws.root,
+        conversationConfig,
+        conversationConfigSource,
+        cfgArgs: this.globals.cfg ?? [],
+        env: process.env,
+      })
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
+  /**
+   * Reports `e` (an Error or a message) as exactly one line on stderr,
+   * `Error: ...`, and exits 1. oclif's own `this.error` wraps long messages
+   * at the terminal width, which breaks the one-line contract and grep.
+   */
+  protected fail(e: unknown): never {
+    const message = e instanceof Error ? e.message : String(e)
+    process.stderr.write(`Error: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    this.exit(1)
+  }
+}
