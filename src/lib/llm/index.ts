@@ -1,0 +1,81 @@
+// Model resolution: "provider/model" → a ready Provider. Adapters are
+// imported lazily so nothing provider-related loads until a query runs, and a
+// missing API key fails here, before any request is made.
+import type {ProviderConfig, ProviderName} from '../config/types.js'
+import type {Provider} from './types.js'
+
+export * from './types.js'
+
+export interface ResolvedModel {
+  provider: Provider
+  model: string
+}
+
+type ProvidersConfig = Partial<Record<ProviderName, ProviderConfig>> & Record<string, ProviderConfig | undefined>
+
+/** Which wire format each known provider speaks. */
+const WIRE: Record<string, 'anthropic' | 'openai' | 'ollama'> = {
+  anthropic: 'anthropic',
+  openai: 'openai',
+  openrouter: 'openai',
+  llamacpp: 'openai',
+  ollama: 'ollama',
+}
+
+export class ModelResolutionError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ModelResolutionError'
+  }
+}
+
+/** Splits `provider/model` at the first slash (model names may contain more). */
+export function parseModelId(id: string): {provider: string; model: string} {
+  const trimmed = id.trim()
+  const slash = trimmed.indexOf('/')
+  if (slash <= 0 || slash === trimmed.length - 1) {
+    throw new ModelResolutionError(`invalid model id "${id}": expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5`)
+  }
+  return {provider: trimmed.slice(0, slash), model: trimmed.slice(slash + 1)}
+}
+
+export async function resolveModel(
+  id: string,
+  providersConfig: ProvidersConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedModel> {
+  const {provider: name, model} = parseModelId(id)
+
+  if (name === 'echo') {
+    const {createEchoProvider, echoDelayFromEnv} = await import('./echo.js')
+    return {provider: createEchoProvider({delayMs: echoDelayFromEnv(env)}), model}
+  }
+
+  const wire = WIRE[name]
+  const config = providersConfig[name]
+  if (!wire || !config) {
+    const known = ['echo', ...Object.keys(WIRE)].join(', ')
+    throw new ModelResolutionError(`unknown provider "${name}" in model id "${id}" (known: ${known})`)
+  }
+
+  let apiKey: string | undefined
+  if (config.api_key_env) {
+    apiKey = env[config.api_key_env]?.trim()
+    if (!apiKey) throw new ModelResolutionError(`${config.api_key_env} is not set (needed by provider ${name})`)
+  }
+
+  switch (wire) {
+    case 'anthropic': {
+      const {createAnthropicProvider} = await import('./anthropic.js')
+      return {provider: createAnthropicProvider({name, baseUrl: config.base_url, apiKey}), model}
+    }
+    case 'openai': {
+      const {createOpenAIProvider} = await import('./openai.js')
+      return {provider: createOpenAIProvider({name, baseUrl: config.base_url, apiKey}), model}
+    }
+    case 'ollama': {
+      const {createOllamaProvider} = await import('./ollama.js')
+      return {provider: createOllamaProvider({name, baseUrl: config.base_url}), model}
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// Ollama's native /api/chat: NDJSON lines, whole tool calls with object
+// arguments (ids only from newer servers), `done: true` closing the stream.
+import {randomBytes} from 'node:crypto'
+import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
+import {isRecord, joinUrl, postJson, readText} from './http.js'
+import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
+import {ndjsonBatches} from './sse.js'
+import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
+
+export interface OllamaProviderOptions {
+  name: string
+  /** The server root, e.g. `http://localhost:11434` (no `/api`). */
+  baseUrl: string
+  retry?: RetryOptions
+}
+
+export function createOllamaProvider(opts: OllamaProviderOptions): Provider {
+  return new OllamaProvider(opts)
+}
+
+class OllamaProvider implements Provider {
+  readonly name: string
+  constructor(private readonly opts: OllamaProviderOptions) {
+    this.name = opts.name
+  }
+
+  stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const body = ollamaRequestBody(req)
+    const url = joinUrl(this.opts.baseUrl, '/api/chat')
+    const name = this.name
+    const attempt = async function* (): AsyncGenerator<StreamEvent> {
+      const res = await postJson({provider: name, url, headers: {accept: 'application/x-ndjson'}, body, signal})
+      yield* parseOllamaStream(name, readText(name, res, signal))
+    }
+    return withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY)
+  }
+}
+
+export function ollamaRequestBody(req: ChatRequest): Record<string, unknown> {
+  const messages: Record<string, unknown>[] = []
+  if (req.system) messages.push({role: 'system', content: req.system})
+  for (const m of req.messages) messages.push(ollamaMessage(m))
+  const body: Record<string, unknown> = {model: req.model, messages, stream: true}
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: 'function',
+      function: {name: t.name, description: t.description, parameters: t.parameters},
+    }))
+  }
+  if (req.reasoning !== undefined) {
+    // `think` takes a boolean, or an effort level on models that have them.
+    const r = req.reasoning
+    body.think = typeof r === 'string' && ['low', 'medium', 'high'].includes(r) ? r : Boolean(r) && r !== 'false'
+  }
+  if (req.maxTokens !== undefined) body.options = {num_predict: req.maxTokens}
+  return body
+}
+
+function ollamaMessage(m: ChatMessage): Record<string, unknown> {
+  switch (m.role) {
+    case 'user':
+      return {role: 'user', content: m.content}
+    case 'assistant': {
+      const out: Record<string, unknown> = {role: 'assistant', content: m.content}
+      if (m.reasoning) out.thinking = m.reasoning
+      if (m.toolCalls?.length) {
+        out.tool_calls = m.toolCalls.map((c) => ({function: {name: c.name, arguments: c.arguments}}))
+      }
+      return out
+    }
+    case 'tool':
+      return {role: 'tool', content: m.content, tool_name: m.name}
+  }
+}
+
+const FINISH: Record<string, FinishReason> = {stop: 'stop', length: 'length'}
+
+export async function* parseOllamaStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+  // Ids for servers that send none: unique per response, fixed once assigned.
+  const idPrefix = `call_${randomBytes(4).toString('hex')}_`
+  let calls = 0
+  let finished = false
+  const batch = new EventBatch()
+
+  for await (const lines of ndjsonBatches(chunks)) {
+    let failure: unknown
+    try {
+      for (const line of lines) {
+        if (finished) break
+        let data: unknown
+        try {
+          data = JSON.parse(line)
+        } catch {
+          throw new ProviderError(`${provider}: malformed stream line: ${line.slice(0, 120)}`, {provider, retryable: false})
+        }
+        if (!isRecord(data)) continue
+        if (data.error !== undefined) {
+          const detail = typeof data.error === 'string' ? data.error : JSON.stringify(data.error)
+          throw new ProviderError(`${provider}: ${detail}`, {provider, retryable: false})
+        }
+        const message = isRecord(data.message) ? data.message : {}
+        if (typeof message.thinking === 'string') batch.reasoning(message.thinking)
+        if (typeof message.content === 'string') batch.text(message.content)
+        if (Array.isArray(message.tool_calls)) {
+          for (const tc of message.tool_calls) {
+            if (!isRecord(tc)) continue
+            const fn = isRecord(tc.function) ? tc.function : {}
+            const id = typeof tc.id === 'string' && tc.id ? tc.id : `${idPrefix}${calls}`
+            calls++
+            const args = fn.arguments
+            const raw = typeof args === 'string' ? args : JSON.stringify(args ?? {})
+            batch.push(toolCallEvent(id, typeof fn.name === 'string' ? fn.name : '', raw))
+          }
+        }
+        if (data.done === true) {
+          finished = true
+          const input = numberOrUndefined(data.prompt_eval_count)
+          const output = numberOrUndefined(data.eval_count)
+          if (input !== undefined || output !== undefined) batch.push({type: 'usage', inputTokens: input, outputTokens: output})
+          const raw = typeof data.done_reason === 'string' ? data.done_reason : undefined
+          let reason: FinishReason = raw === undefined ? 'stop' : FINISH[raw] ?? 'other'
+          // Ollama still says `stop` after calling tools.
+          if (reason === 'stop' && calls > 0) reason = 'tool_use'
+          batch.push(finishEvent(reason, raw))
+        }
+      }
+    } catch (error) {
+      failure = error
+    }
+    yield* batch.take()
+    if (failure !== undefined) throw failure
+    if (finished) break
+  }
+  if (!finished) {
+    throw new ProviderError(`${provider}: the stream ended before the response was complete`, {provider, retryable: true})
+  }
+}

@@ -1,0 +1,195 @@
+// OpenAI Chat Completions over SSE: OpenAI, OpenRouter, llama.cpp, vLLM and
+// Ollama's /v1 all speak it, each with its own small liberties (fragmented or
+// whole tool arguments, reasoning under three names, usage-only chunks).
+import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
+import {describeErrorValue, isRecord, joinUrl, postJson, readText} from './http.js'
+import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
+import {sseBatches} from './sse.js'
+import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
+
+export interface OpenAIProviderOptions {
+  /** The configured provider name, used in error messages (`openrouter: 401 ...`). */
+  name: string
+  /** Up to and including `/v1`. */
+  baseUrl: string
+  /** Sent as `Authorization: Bearer` only when present (local servers need none). */
+  apiKey?: string
+  retry?: RetryOptions
+}
+
+export function createOpenAIProvider(opts: OpenAIProviderOptions): Provider {
+  return new OpenAIProvider(opts)
+}
+
+class OpenAIProvider implements Provider {
+  readonly name: string
+  constructor(private readonly opts: OpenAIProviderOptions) {
+    this.name = opts.name
+  }
+
+  stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const headers: Record<string, string> = {accept: 'text/event-stream'}
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`
+    const body = openAIRequestBody(req, this.name)
+    const url = joinUrl(this.opts.baseUrl, '/chat/completions')
+    const attempt = async function* (this: OpenAIProvider): AsyncGenerator<StreamEvent> {
+      const res = await postJson({provider: this.name, url, headers, body, signal})
+      yield* parseOpenAIStream(this.name, readText(this.name, res, signal))
+    }
+    return withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY)
+  }
+}
+
+const EFFORTS = new Set(['minimal', 'low', 'medium', 'high'])
+
+/** The JSON body jp sends; pure, so tests can compare it with what the server received. */
+export function openAIRequestBody(req: ChatRequest, provider: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: req.model,
+    messages: openAIMessages(req),
+    stream: true,
+    stream_options: {include_usage: true},
+  }
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: 'function',
+      function: {name: t.name, description: t.description, parameters: t.parameters},
+    }))
+  }
+  // OpenAI's reasoning models reject max_tokens; the other servers only know it.
+  if (req.maxTokens !== undefined) body[provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = req.maxTokens
+  const effort = req.reasoning === true ? 'medium' : typeof req.reasoning === 'string' ? req.reasoning : undefined
+  if (effort !== undefined && EFFORTS.has(effort)) body.reasoning_effort = effort
+  return body
+}
+
+export function openAIMessages(req: ChatRequest): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  if (req.system) out.push({role: 'system', content: req.system})
+  for (const m of req.messages) out.push(openAIMessage(m))
+  return out
+}
+
+function openAIMessage(m: ChatMessage): Record<string, unknown> {
+  switch (m.role) {
+    case 'user':
+      return {role: 'user', content: m.content}
+    case 'assistant': {
+      const calls = m.toolCalls ?? []
+      if (calls.length === 0) return {role: 'assistant', content: m.content}
+      return {
+        role: 'assistant',
+        content: m.content === '' ? null : m.content,
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: {name: c.name, arguments: JSON.stringify(c.arguments)},
+        })),
+      }
+    }
+    case 'tool':
+      return {role: 'tool', tool_call_id: m.toolCallId, content: m.content}
+  }
+}
+
+interface PendingCall {
+  id: string
+  name: string
+  args: string
+}
+
+const FINISH: Record<string, FinishReason> = {stop: 'stop', tool_calls: 'tool_use', function_call: 'tool_use', length: 'length'}
+
+/** Turns decoded SSE text into StreamEvents; `finish` is always the last event. */
+export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+  const calls = new Map<number, PendingCall>()
+  const batch = new EventBatch()
+  let finishRaw: string | undefined
+  let done = false
+  let sawToolCall = false
+
+  const flushCalls = () => {
+    const sorted = [...calls.entries()].sort((a, b) => a[0] - b[0])
+    if (sorted.length > 0) sawToolCall = true
+    for (const [index, c] of sorted) batch.push(toolCallEvent(c.id || `call_${index}`, c.name, c.args))
+    calls.clear()
+  }
+
+  for await (const messages of sseBatches(chunks)) {
+    // What arrived before a failure in this same read is still delivered.
+    let failure: unknown
+    try {
+      for (const msg of messages) {
+        if (done) break
+        const data = msg.data
+        if (data === '[DONE]') {
+          done = true
+          break
+        }
+        let chunk: unknown
+        try {
+          chunk = JSON.parse(data)
+        } catch {
+          throw new ProviderError(`${provider}: malformed stream chunk: ${data.slice(0, 120)}`, {provider, retryable: false})
+        }
+        if (!isRecord(chunk)) continue
+        if (chunk.error !== undefined && chunk.error !== null) {
+          throw new ProviderError(`${provider}: ${describeErrorValue(chunk) ?? 'error in stream'}`, {provider, retryable: false})
+        }
+        const choices = Array.isArray(chunk.choices) ? chunk.choices : []
+        for (const choice of choices) {
+          if (!isRecord(choice)) continue
+          const delta = choice.delta
+          if (isRecord(delta)) {
+            const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.thinking
+            if (typeof reasoning === 'string') batch.reasoning(reasoning)
+            if (typeof delta.content === 'string') batch.text(delta.content)
+            if (Array.isArray(delta.tool_calls)) {
+              delta.tool_calls.forEach((tc: unknown, position: number) => {
+                if (!isRecord(tc)) return
+                const index = typeof tc.index === 'number' ? tc.index : position
+                let call = calls.get(index)
+                if (!call) calls.set(index, (call = {id: '', name: '', args: ''}))
+                if (typeof tc.id === 'string' && tc.id && !call.id) call.id = tc.id
+                const fn = tc.function
+                if (isRecord(fn)) {
+                  if (typeof fn.name === 'string' && fn.name && !call.name) call.name = fn.name
+                  if (typeof fn.arguments === 'string') call.args += fn.arguments
+                  // A few servers send arguments as an object rather than JSON text.
+                  else if (isRecord(fn.arguments)) call.args += JSON.stringify(fn.arguments)
+                }
+              })
+            }
+          }
+          if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
+            finishRaw = choice.finish_reason
+            flushCalls()
+          }
+        }
+        const usage = chunk.usage
+        if (isRecord(usage)) {
+          batch.push({
+            type: 'usage',
+            inputTokens: numberOrUndefined(usage.prompt_tokens),
+            outputTokens: numberOrUndefined(usage.completion_tokens),
+          })
+        }
+      }
+    } catch (error) {
+      failure = error
+    }
+    yield* batch.take()
+    if (failure !== undefined) throw failure
+    if (done) break
+  }
+
+  if (!done && finishRaw === undefined) {
+    throw new ProviderError(`${provider}: the stream ended before the response was complete`, {provider, retryable: true})
+  }
+  flushCalls()
+  let reason: FinishReason = finishRaw === undefined ? 'stop' : FINISH[finishRaw] ?? 'other'
+  // Some servers (older Ollama /v1) report `stop` after calling tools.
+  if (reason === 'stop' && sawToolCall) reason = 'tool_use'
+  batch.push(finishEvent(reason, finishRaw))
+  yield* batch.take()
+}

@@ -1,0 +1,99 @@
+// Retry policy as the vendor SDKs apply it (NOTES "Provider wire formats"):
+// 408/409/429/≥500 (incl. Anthropic's 529) and unreachable servers are
+// retried with backoff, honouring the server's hints. A response is retried
+// only while nothing of it has reached the caller: a half-streamed answer is
+// never replayed.
+import {abortError, isProviderError} from './types.js'
+
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  maxRetries: number
+  baseDelayMs: number
+  maxDelayMs: number
+  /** Injected for deterministic tests; defaults to Math.random. */
+  random?: () => number
+}
+
+export const DEFAULT_RETRY: RetryOptions = {maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8000}
+
+/** Server hints beyond this are ignored in favour of our own backoff, as the SDKs do. */
+const MAX_HINT_MS = 60_000
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500
+}
+
+/**
+ * The server's wait hint in milliseconds: `retry-after-ms`, then
+ * `retry-after` (seconds or an HTTP date); undefined when absent or absurd.
+ */
+export function retryAfterMsFromHeaders(headers: Headers, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms')
+  if (ms !== null && ms.trim() !== '') {
+    const n = Number(ms)
+    if (Number.isFinite(n) && n >= 0 && n < MAX_HINT_MS) return n
+  }
+  const ra = headers.get('retry-after')
+  if (ra !== null && ra.trim() !== '') {
+    const secs = Number(ra)
+    if (Number.isFinite(secs)) {
+      if (secs >= 0 && secs * 1000 < MAX_HINT_MS) return secs * 1000
+    } else {
+      const at = Date.parse(ra)
+      if (Number.isFinite(at)) {
+        const wait = Math.max(0, at - now)
+        if (wait < MAX_HINT_MS) return wait
+      }
+    }
+  }
+  return undefined
+}
+
+/** Exponential backoff with up to 25% downward jitter: 0.5 s × 2ⁿ, capped. */
+export function backoffMs(retriesSoFar: number, opts: RetryOptions = DEFAULT_RETRY): number {
+  const random = opts.random ?? Math.random
+  const base = Math.min(opts.baseDelayMs * 2 ** retriesSoFar, opts.maxDelayMs)
+  return base * (1 - random() * 0.25)
+}
+
+/** Resolves after `ms`, or rejects with an AbortError as soon as `signal` fires. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortError(signal))
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortError(signal))
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal.addEventListener('abort', onAbort, {once: true})
+  })
+}
+
+/**
+ * Runs `attempt` and passes its events through, starting it again after a
+ * retryable ProviderError as long as no event has been yielded yet.
+ */
+export async function* withRetry<T>(
+  signal: AbortSignal,
+  attempt: () => AsyncIterable<T>,
+  opts: RetryOptions = DEFAULT_RETRY,
+): AsyncGenerator<T> {
+  for (let retries = 0; ; retries++) {
+    let yielded = false
+    try {
+      for await (const event of attempt()) {
+        yielded = true
+        yield event
+      }
+      return
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal)
+      if (yielded || retries >= opts.maxRetries || !isProviderError(error) || !error.retryable) throw error
+      await sleep(error.retryAfterMs ?? backoffMs(retries, opts), signal)
+    }
+  }
+}
+

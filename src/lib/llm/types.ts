@@ -1,0 +1,138 @@
+// The one event model every provider adapter speaks (SPEC §12). Adapters turn
+// their wire format into these events; the turn loop never sees a wire format.
+
+/** A tool call the model made, with its arguments already parsed. */
+export interface ToolCall {
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+}
+
+export interface UserMessage {
+  role: 'user'
+  content: string
+}
+
+export interface AssistantMessage {
+  role: 'assistant'
+  content: string
+  reasoning?: string
+  /**
+   * Anthropic's signature for `reasoning`. Claude requires thinking blocks to
+   * be echoed back (signed) when a tool result follows them; without a
+   * signature the reasoning is not sent back.
+   */
+  reasoningSignature?: string
+  toolCalls?: ToolCall[]
+}
+
+export interface ToolResultMessage {
+  role: 'tool'
+  toolCallId: string
+  name: string
+  content: string
+  isError: boolean
+}
+
+export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage
+
+export interface ToolDefinition {
+  name: string
+  description: string
+  /** A JSON-schema object (`{type: 'object', properties, required}`). */
+  parameters: Record<string, unknown>
+}
+
+/**
+ * `true` asks for reasoning at the provider's default depth; `'low' | 'medium'
+ * | 'high'` picks a depth; a numeric string is an Anthropic thinking budget.
+ */
+export type ReasoningSetting = boolean | string
+
+export interface ChatRequest {
+  model: string
+  system?: string
+  messages: ChatMessage[]
+  tools: ToolDefinition[]
+  maxTokens?: number
+  reasoning?: ReasoningSetting
+}
+
+export type FinishReason = 'stop' | 'tool_use' | 'length' | 'other'
+
+export type StreamEvent =
+  | {type: 'text'; text: string}
+  /** `signature` arrives (Anthropic only) once per thinking block, with empty text. */
+  | {type: 'reasoning'; text: string; signature?: string}
+  | ToolCallEvent
+  | {type: 'usage'; inputTokens?: number; outputTokens?: number}
+  | {type: 'finish'; reason: FinishReason; raw?: string}
+
+export interface ToolCallEvent {
+  type: 'tool_call'
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+  /** Set when the model's arguments were not a JSON object: `arguments` is then `{}`. */
+  invalidArguments?: boolean
+  /** The unparsable argument text, kept so the caller can report or repair it. */
+  rawArguments?: string
+}
+
+export interface Provider {
+  /** The configured provider name (`anthropic`, `openrouter`, `echo`, ...). */
+  readonly name: string
+  /**
+   * Streams one model response. Throws `ProviderError` on HTTP/stream errors
+   * (after retrying when nothing was yielded yet) and an AbortError (see
+   * `isAbortError`) when `signal` aborts; events already yielded stay valid.
+   */
+  stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent>
+}
+
+export interface ProviderErrorOptions {
+  provider: string
+  status?: number
+  retryable?: boolean
+  /** Seconds-or-milliseconds hint already resolved to milliseconds, from the response headers. */
+  retryAfterMs?: number
+  cause?: unknown
+}
+
+/** A provider failure, as one line (`anthropic: 401 authentication_error: invalid x-api-key`). */
+export class ProviderError extends Error {
+  readonly provider: string
+  readonly status?: number
+  readonly retryable: boolean
+  readonly retryAfterMs?: number
+
+  constructor(message: string, opts: ProviderErrorOptions) {
+    super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})
+    this.name = 'ProviderError'
+    this.provider = opts.provider
+    this.status = opts.status
+    this.retryable = opts.retryable ?? false
+    this.retryAfterMs = opts.retryAfterMs
+  }
+}
+
+/** True for a ProviderError from any copy of this module (no `instanceof` across dist/ and src/). */
+export function isProviderError(e: unknown): e is ProviderError {
+  return e instanceof Error && e.name === 'ProviderError' && typeof (e as ProviderError).retryable === 'boolean'
+}
+
+/** True for the error a provider stream throws when its AbortSignal fired. */
+export function isAbortError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as {name?: unknown}).name === 'AbortError'
+}
+
+/** The error to throw for an aborted signal: its reason when that is an AbortError, else a fresh one. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason
+  if (isAbortError(reason) && reason instanceof Error) return reason
+  return new DOMException('The operation was aborted', 'AbortError')
+}
+
+export function oneLine(s: string): string {
+  return s.replace(/\s*[\r\n]+\s*/g, ' ').trim()
+}
