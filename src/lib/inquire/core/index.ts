@@ -1,0 +1,1 @@
+export {LineEditor} from './line-editor.js'
