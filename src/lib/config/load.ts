@@ -477,7 +477,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
 /** Fills the optional parts of `{program, args, shell}` tables so readers see the full CommandConfig. */
 function normalize(config: Config): Config {
   const fill = (c: unknown) => (isTable(c) ? {args: [], shell: false, ...c} : c)
-  config.editor.cmd = fill(config.editor.cmd) as Config['editor']['cmd']
+  if (config.editor.cmd !== undefined) config.editor.cmd = fill(config.editor.cmd) as Config['editor']['cmd']
   for (const tool of Object.values(config.conversation.tools)) {
     if (tool.command !== undefined) tool.command = fill(tool.command) as ToolConfig['command']
   }
