@@ -1,0 +1,73 @@
+// Shared builders for the interrupt-handler tests: a handler wired to the
+// scripted prompt and editor backends, with the notices it printed.
+import {defaultConfig} from '../../src/lib/config/defaults.js'
+import type {ComposeInEditor, InterruptSection, StreamingAction, ToolCallAction} from '../../src/lib/config/types.js'
+import {MockEditorBackend, type MockEditResult} from '../../src/lib/editor/mock.js'
+import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
+import {PromptCancelledError, type InlineReplyRequest, type ReplyOutcome} from '../../src/lib/inquire/types.js'
+import {InterruptHandler} from '../../src/lib/interrupt/handler.js'
+
+export interface HandlerSetup {
+  selects?: Array<string | PromptCancelledError>
+  replies?: ReplyOutcome[]
+  /** `null`: no editor configured. */
+  editor?: MockEditResult[] | null
+  streaming?: {action?: StreamingAction; compose?: ComposeInEditor}
+  tool?: {action?: ToolCallAction; compose?: ComposeInEditor}
+  history?: string[]
+}
+
+export function makeHandler(setup: HandlerSetup = {}) {
+  const backend = new MockPromptBackend()
+    .withSelectResponses(setup.selects ?? [])
+    .withReplyOutcomes(setup.replies ?? [])
+  const editor = setup.editor === null ? undefined : new MockEditorBackend(setup.editor ?? [])
+  const base = defaultConfig({}).interrupt
+  const config: InterruptSection = {
+    ...base,
+    streaming: {
+      action: setup.streaming?.action ?? base.streaming.action,
+      compose_in_editor: setup.streaming?.compose ?? base.streaming.compose_in_editor,
+    },
+    tool_call: {
+      action: setup.tool?.action ?? base.tool_call.action,
+      compose_in_editor: setup.tool?.compose ?? base.tool_call.compose_in_editor,
+    },
+  }
+  const notices: string[] = []
+  const handler = new InterruptHandler({
+    backend,
+    editor,
+    config,
+    editMode: 'emacs',
+    notice: (line) => notices.push(line),
+    history: setup.history,
+  })
+  return {handler, backend, editor, notices}
+}
+
+export const ctrlC = () => new PromptCancelledError('interrupted')
+export const esc = () => new PromptCancelledError('cancelled')
+
+export function submit(text: string): ReplyOutcome {
+  return {type: 'submit', text}
+}
+
+export function openEditor(currentText: string): ReplyOutcome {
+  return {type: 'open-editor', currentText}
+}
+
+export const cancelled: ReplyOutcome = {type: 'cancelled'}
+
+export function selectMessages(backend: MockPromptBackend): string[] {
+  return backend.calls.flatMap((c) => (c.kind === 'select' ? [c.config.message] : []))
+}
+
+export function replyRequests(backend: MockPromptBackend): InlineReplyRequest[] {
+  return backend.calls.flatMap((c) => (c.kind === 'reply' ? [c.request] : []))
+}
+
+/** The order of prompts shown: 'select' / 'reply' / ... */
+export function promptKinds(backend: MockPromptBackend): string[] {
+  return backend.calls.map((c) => c.kind)
+}
