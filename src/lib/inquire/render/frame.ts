@@ -1,0 +1,142 @@
+// Pure: the reply prompt as a list of screen rows plus the cursor — the
+// message and the buffer's first row, continuation rows prefixed `… `, then
+// the help line — cut to a viewport around the cursor when the buffer is
+// taller than the terminal.
+import {displayWidth, graphemes} from '../text.js'
+import {cursorIn, LineLayoutCache} from './layout.js'
+
+export interface ReplyView {
+  /** The prompt line (the last line of the message; earlier lines are printed once, above). */
+  message: string
+  text: string
+  /** UTF-16 offset into `text`. */
+  cursor: number
+  /** The help line; undefined hides it. */
+  help?: string
+  width: number
+  height: number
+  color: boolean
+}
+
+export interface Frame {
+  /** Rows to draw, escape-styled; each fits in `width` cells. */
+  rows: string[]
+  /** Cells each row occupies. */
+  widths: number[]
+  cursorRow: number
+  cursorCol: number
+  /** First buffer row shown (state to carry into the next frame). */
+  scrollTop: number
+}
+
+export const CONTINUATION_PREFIX = '… '
+const CONTINUATION_WIDTH = 2
+/** Below this many free cells the buffer moves under the message instead of beside it. */
+const MIN_FIRST_ROW = 10
+
+const bold = (s: string, color: boolean) => (color ? `\x1b[1m${s}\x1b[22m` : s)
+const dim = (s: string, color: boolean) => (color ? `\x1b[2m${s}\x1b[22m` : s)
+
+/**
+ * Lays the view out. `scrollTop` is the previous frame's (keeps the viewport
+ * still while the cursor stays inside it); `viewport: false` returns every
+ * row (the final paint after submit).
+ */
+export function buildFrame(view: ReplyView, cache: LineLayoutCache, scrollTop = 0, viewport = true): Frame {
+  const width = Math.max(4, view.width)
+  const contPrefix = dim(CONTINUATION_PREFIX, view.color)
+  const restWidth = width - CONTINUATION_WIDTH
+
+  // Header: the message shares the first buffer row when there is room.
+  const messageWidth = displayWidth(view.message)
+  const headRows: string[] = []
+  const headWidths: number[] = []
+  let firstPrefix = contPrefix
+  let firstPrefixWidth = CONTINUATION_WIDTH
+  if (view.message !== '') {
+    if (messageWidth + 1 + MIN_FIRST_ROW <= width) {
+      firstPrefix = bold(view.message, view.color) + ' '
+      firstPrefixWidth = messageWidth + 1
+    } else {
+      const shown = truncate(view.message, width - 1)
+      headRows.push(bold(shown.text, view.color))
+      headWidths.push(shown.width)
+    }
+  }
+
+  const bodyRows: string[] = []
+  const bodyWidths: number[] = []
+  let cursorRow = 0
+  let cursorCol = 0
+  let lineStart = 0
+  const lines = view.text.split('\n')
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li]
+    const first = li === 0 ? width - firstPrefixWidth : restWidth
+    const wrapped = cache.get(line, first, restWidth)
+    const lineEnd = lineStart + line.length
+    if (view.cursor >= lineStart && view.cursor <= lineEnd) {
+      const at = cursorIn(wrapped, view.cursor - lineStart)
+      cursorRow = bodyRows.length + at.row
+      cursorCol = (li === 0 && at.row === 0 ? firstPrefixWidth : CONTINUATION_WIDTH) + at.col
+    }
+    for (let r = 0; r < wrapped.rows.length; r++) {
+      const row = wrapped.rows[r]
+      if (li === 0 && r === 0) {
+        bodyRows.push(firstPrefix + row.text)
+        bodyWidths.push(firstPrefixWidth + row.width)
+      } else {
+        bodyRows.push(contPrefix + row.text)
+        bodyWidths.push(CONTINUATION_WIDTH + row.width)
+      }
+    }
+    lineStart = lineEnd + 1
+  }
+
+  const rows = [...headRows]
+  const widths = [...headWidths]
+  let top = 0
+  const helpRows: string[] = []
+  const helpWidths: number[] = []
+  if (view.help !== undefined) {
+    const help = truncate(view.help, width - 1)
+    helpRows.push(dim(help.text, view.color))
+    helpWidths.push(help.width)
+  }
+
+  // The viewport scrolls the header and body together; the help row stays.
+  const scrollable = [...headRows, ...bodyRows]
+  const scrollableWidths = [...headWidths, ...bodyWidths]
+  const cursorAt = headRows.length + cursorRow
+  const room = Math.max(1, view.height - helpRows.length)
+  rows.length = 0
+  widths.length = 0
+  if (!viewport || scrollable.length <= room) {
+    rows.push(...scrollable)
+    widths.push(...scrollableWidths)
+  } else {
+    top = Math.min(Math.max(0, scrollTop), scrollable.length - room)
+    if (cursorAt < top) top = cursorAt
+    if (cursorAt >= top + room) top = cursorAt - room + 1
+    rows.push(...scrollable.slice(top, top + room))
+    widths.push(...scrollableWidths.slice(top, top + room))
+  }
+  rows.push(...helpRows)
+  widths.push(...helpWidths)
+  return {rows, widths, cursorRow: cursorAt - top, cursorCol, scrollTop: top}
+}
+
+/** Cuts `text` to at most `max` cells, ending in `…` when cut. */
+export function truncate(text: string, max: number): {text: string; width: number} {
+  const w = displayWidth(text)
+  if (w <= max) return {text, width: w}
+  let out = ''
+  let used = 0
+  for (const g of graphemes(text)) {
+    const gw = displayWidth(g)
+    if (used + gw > max - 1) break
+    out += g
+    used += gw
+  }
+  return {text: out + '…', width: used + 1}
+}

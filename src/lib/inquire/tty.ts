@@ -1,0 +1,336 @@
+// The controlling terminal for one prompt, and the promise that whatever a
+// prompt turns on is turned off again on every exit path (SPEC §1 inv. 3, 7).
+//
+// Prompts never touch stdin/stdout/stderr: they open `/dev/tty` afresh for
+// each prompt and close it after. Reusing one pair across prompts breaks the
+// second one (a closed MuteStream, a paused handle), and a fresh pair also
+// means `jp … | jq` and `2> err.txt` leave the prompt on the screen.
+import {closeSync, openSync, writeSync} from 'node:fs'
+import {StringDecoder} from 'node:string_decoder'
+import tty from 'node:tty'
+import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
+import {PromptCancelledError, type PromptContext} from './types.js'
+
+export interface TtyStreams {
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  /** Closes both streams (idempotent). */
+  close(): void
+}
+
+/**
+ * Opens fresh read/write streams on the controlling terminal, or returns
+ * undefined when there is none (CI, cron, a detached process): the caller
+ * then falls back (no prompt, a documented default).
+ */
+export function openTty(path = '/dev/tty'): TtyStreams | undefined {
+  let readFd: number | undefined
+  let writeFd: number | undefined
+  try {
+    readFd = openSync(path, 'r')
+    writeFd = openSync(path, 'w')
+    if (!tty.isatty(readFd) || !tty.isatty(writeFd)) throw new Error('not a terminal')
+    const input = new tty.ReadStream(readFd)
+    const output = new tty.WriteStream(writeFd)
+    let closed = false
+    return {
+      input,
+      output,
+      close() {
+        if (closed) return
+        closed = true
+        try {
+          if (input.isRaw) input.setRawMode(false)
+        } catch {
+          // the terminal went away; nothing left to restore
+        }
+        input.destroy()
+        output.destroy()
+      },
+    }
+  } catch {
+    if (readFd !== undefined) safeClose(readFd)
+    if (writeFd !== undefined) safeClose(writeFd)
+    return undefined
+  }
+}
+
+/** True when a controlling terminal can be opened (without keeping it open). */
+export function hasTty(): boolean {
+  const streams = openTty()
+  streams?.close()
+  return streams !== undefined
+}
+
+function safeClose(fd: number): void {
+  try {
+    closeSync(fd)
+  } catch {
+    // already closed
+  }
+}
+
+type RawCapable = NodeJS.ReadableStream & {isTTY?: boolean; isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}
+
+/**
+ * One prompt's claim on the terminal. Every mode switched on through it is
+ * recorded with the bytes that switch it off; `restore()` undoes them in
+ * reverse order, exactly once, and is wired to every way the prompt can end:
+ * the caller's finally, process 'exit', SIGTERM/SIGHUP and an AbortSignal.
+ */
+export class TerminalSession {
+  private readonly undo: string[] = []
+  private rawWas: boolean | undefined
+  private restored = false
+  private readonly onExit = () => this.restore()
+  private readonly onSignal: (signal: NodeJS.Signals) => void
+  private readonly signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream,
+    /** Called after a terminating signal restored the terminal while other code also listens for it. */
+    onTerminate?: (signal: NodeJS.Signals) => void,
+  ) {
+    this.onSignal = (signal) => {
+      this.restore()
+      // We were the only listener: behave as if we had never listened, so
+      // the default action (die by that signal) still happens.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+      else onTerminate?.(signal)
+    }
+    process.once('exit', this.onExit)
+    for (const s of this.signals) process.once(s, this.onSignal)
+  }
+
+  /** Switches raw mode on when the input is a terminal. */
+  rawMode(): void {
+    const input = this.input as RawCapable
+    if (!input.isTTY || typeof input.setRawMode !== 'function') return
+    this.rawWas = Boolean(input.isRaw)
+    input.setRawMode(true)
+  }
+
+  /** Writes `on` now and remembers `off` for restore(). */
+  enable(on: string, off: string): void {
+    this.write(on)
+    this.undo.push(off)
+  }
+
+  /** Undoes every enabled mode (reverse order) and raw mode; idempotent. */
+  restore(): void {
+    if (this.restored) return
+    this.restored = true
+    process.removeListener('exit', this.onExit)
+    for (const s of this.signals) process.removeListener(s, this.onSignal)
+    const off = this.undo.reverse().join('')
+    if (off) this.write(off)
+    const input = this.input as RawCapable
+    if (this.rawWas !== undefined && typeof input.setRawMode === 'function') {
+      try {
+        input.setRawMode(this.rawWas)
+      } catch {
+        // the terminal went away
+      }
+    }
+  }
+
+  private write(data: string): void {
+    const out = this.output as NodeJS.WritableStream & {fd?: number; destroyed?: boolean}
+    if (out.destroyed) return
+    // On 'exit' and on a fatal signal the event loop will not flush a queued
+    // stream write, so write synchronously when there is a file descriptor.
+    if (typeof out.fd === 'number') {
+      try {
+        writeSyncAll(out.fd, data)
+        return
+      } catch {
+        // fall back to the stream
+      }
+    }
+    out.write(data)
+  }
+}
+
+function writeSyncAll(fd: number, data: string): void {
+  const buf = Buffer.from(data, 'utf8')
+  let off = 0
+  while (off < buf.length) off += writeSync(fd, buf, off)
+}
+
+/** Terminal escape sequences a prompt turns on and off (the only place they are spelled). */
+export const seq = {
+  bracketedPasteOn: '\x1b[?2004h',
+  bracketedPasteOff: '\x1b[?2004l',
+  /** Kitty keyboard protocol: push "disambiguate escape codes" / pop. */
+  kittyOn: '\x1b[>1u',
+  kittyOff: '\x1b[<u',
+  cursorShow: '\x1b[?25h',
+  cursorHide: '\x1b[?25l',
+  /** DECSCUSR: 0 = the terminal's default shape, 2 = steady block, 6 = steady bar. */
+  cursorDefault: '\x1b[0 q',
+  cursorBlock: '\x1b[2 q',
+  cursorBar: '\x1b[6 q',
+} as const
+
+/** No controlling terminal could be opened, and the caller gave no streams. */
+export class NoTerminalError extends Error {
+  constructor() {
+    super('no terminal to prompt on (/dev/tty could not be opened)')
+    this.name = 'NoTerminalError'
+  }
+}
+
+export interface PromptIO {
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  session: TerminalSession
+  /** True when the output is a terminal (not an in-memory stream). */
+  isTerminal: boolean
+  columns(): number
+  rows(): number
+  write(data: string): void
+}
+
+export interface PromptHandlers<T> {
+  /** Called for each decoded key until the prompt settles. */
+  onKey(key: Key, settle: Settle<T>): void
+  /** The terminal was resized (SIGWINCH, or 'resize' on the output). */
+  onResize?(): void
+  /** How a terminating signal or an abort ends the prompt. */
+  onTerminate(settle: Settle<T>): void
+}
+
+export type Settle<T> = (result: {value: T} | {error: unknown}) => void
+
+/**
+ * Runs one prompt: claims the terminal (fresh /dev/tty unless `context`
+ * gives streams), raw mode, decodes keys (flushing a lone ESC after
+ * ESC_TIMEOUT_MS), forwards resizes, and on settle — or an exception in a
+ * handler, an abort, SIGTERM/SIGHUP — restores the terminal, detaches every
+ * listener and closes streams it opened.
+ */
+export function runPrompt<T>(
+  context: PromptContext | undefined,
+  start: (io: PromptIO) => PromptHandlers<T>,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (context?.signal?.aborted) {
+      reject(new PromptCancelledError('cancelled', 'Prompt aborted'))
+      return
+    }
+    let opened: TtyStreams | undefined
+    let input = context?.input
+    let output = context?.output
+    if (!input || !output) {
+      opened = openTty()
+      if (!opened) {
+        reject(new NoTerminalError())
+        return
+      }
+      input = input ?? opened.input
+      output = output ?? opened.output
+    }
+    const out = output as NodeJS.WritableStream & {columns?: number; rows?: number; isTTY?: boolean; _refreshSize?: () => void}
+    let settled = false
+    let handlers: PromptHandlers<T> | undefined
+    const session = new TerminalSession(input, output, () => handlers?.onTerminate(settle))
+    const decoder = new KeyDecoder()
+    const text = new StringDecoder('utf8')
+    let escTimer: NodeJS.Timeout | undefined
+
+    const io: PromptIO = {
+      input,
+      output,
+      session,
+      isTerminal: Boolean(out.isTTY),
+      columns: () => out.columns || 80,
+      rows: () => out.rows || 24,
+      write: (data) => {
+        out.write(data)
+      },
+    }
+
+    const cleanup = () => {
+      clearTimeout(escTimer)
+      input!.removeListener('data', onData)
+      input!.removeListener('end', onEnd)
+      process.removeListener('SIGWINCH', onWinch)
+      out.removeListener?.('resize', onResizeEvent)
+      context?.signal?.removeEventListener('abort', onAbort)
+      session.restore()
+      if (opened) opened.close()
+      else input!.pause()
+    }
+
+    function settle(result: {value: T} | {error: unknown}): void {
+      if (settled) return
+      settled = true
+      try {
+        cleanup()
+      } finally {
+        if ('error' in result) reject(result.error)
+        else resolve(result.value)
+      }
+    }
+
+    const dispatch = (keys: Key[]) => {
+      for (const key of keys) {
+        if (settled) return
+        try {
+          handlers!.onKey(key, settle)
+        } catch (error) {
+          settle({error})
+          return
+        }
+      }
+    }
+
+    function onData(chunk: Buffer | string): void {
+      clearTimeout(escTimer)
+      dispatch(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
+      if (!settled && decoder.pending) escTimer = setTimeout(() => dispatch(decoder.flush()), ESC_TIMEOUT_MS)
+    }
+    // The terminal went away (hangup): nobody can answer.
+    function onEnd(): void {
+      if (!settled) handlers?.onTerminate(settle)
+    }
+    let lastSize = `${io.columns()}x${io.rows()}`
+    function onResizeEvent(): void {
+      const size = `${io.columns()}x${io.rows()}`
+      if (size === lastSize || settled) return
+      lastSize = size
+      try {
+        handlers?.onResize?.()
+      } catch (error) {
+        settle({error})
+      }
+    }
+    // Node refreshes columns/rows only for process.stdout/stderr; a
+    // /dev/tty stream of our own must be told.
+    function onWinch(): void {
+      out._refreshSize?.()
+      onResizeEvent()
+    }
+    function onAbort(): void {
+      if (!settled) handlers?.onTerminate(settle)
+    }
+
+    try {
+      session.rawMode()
+      handlers = start(io)
+    } catch (error) {
+      settled = true
+      session.restore()
+      opened?.close()
+      reject(error)
+      return
+    }
+    input.on('data', onData)
+    input.on('end', onEnd)
+    process.on('SIGWINCH', onWinch)
+    out.on?.('resize', onResizeEvent)
+    context?.signal?.addEventListener('abort', onAbort, {once: true})
+    input.resume()
+  })
+}
