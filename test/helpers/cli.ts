@@ -58,6 +58,10 @@ export function runJp(
       cwd: opts.cwd ?? opts.sandbox.cwd,
       env: {...opts.sandbox.env, ...opts.env},
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A new session has no controlling terminal, so /dev/tty cannot be
+      // opened: the run is non-interactive even when the tests are started
+      // from a terminal.
+      detached: true,
     })
     let stdout = ''
     let stderr = ''
