@@ -1,0 +1,291 @@
+// The output channels (SPEC §1.3, §11):
+//   stdout — assistant text only (or, with --format json, NDJSON events only);
+//   stderr — chrome: notices, tool headers, warnings, the reasoning display;
+//   tty    — prompts, on a lazily opened /dev/tty writer (never stdout/stderr).
+// Model text is sanitized when its channel is a terminal ("shown on a
+// terminal"); piped or redirected stdout gets the model's text unaltered, as
+// `git log | less -R` gets git's. Chrome is sanitized on a terminal too,
+// because it can quote model-controlled text (tool names, arguments).
+//
+// Writes are coalesced per channel and flushed on the next macrotask, or at
+// once when the buffer grows past a threshold or the other channel is
+// written (so stdout and stderr interleave in call order on a shared
+// terminal). Backpressure: `writable()` resolves when no channel is over its
+// high-water mark; the stream loop awaits it between events.
+import {closeSync} from 'node:fs'
+import {WriteStream as TtyWriteStream} from 'node:tty'
+
+import {createSanitizer, type Sanitizer} from './sanitize.js'
+import {openTtyFd} from './tty.js'
+
+export type OutputFormat = 'text' | 'json'
+
+/** An NDJSON event on stdout in --format json. */
+export type PrinterEvent =
+  | {type: 'text'; text: string}
+  | {type: 'reasoning'; text: string}
+  | {type: 'tool_call'; id: string; name: string; arguments: unknown}
+  | {type: 'tool_result'; id: string; content: string; is_error: boolean}
+  | {type: 'notice'; message: string}
+  | {type: 'error'; message: string}
+  | {type: string; [key: string]: unknown}
+
+export interface PrinterOptions {
+  stdout?: NodeJS.WritableStream
+  stderr?: NodeJS.WritableStream
+  format?: OutputFormat
+  /** Default: the stream's own isTTY. */
+  stdoutIsTTY?: boolean
+  stderrIsTTY?: boolean
+  /** Keep SGR colour on terminals. Default: colorEnabled(process.env). */
+  color?: boolean
+  /** Opens the prompt writer; default /dev/tty. Test seam. */
+  openPromptWriter?: () => NodeJS.WritableStream | undefined
+}
+
+/** NO_COLOR (any non-empty value) and TERM=dumb turn colour off. */
+export function colorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.TERM !== 'dumb'
+}
+
+/** Resolves `--format auto|text|json`: auto is text (json only on request). */
+export function resolveFormat(flag: string | undefined): OutputFormat {
+  return flag === 'json' ? 'json' : 'text'
+}
+
+const FLUSH_AT = 64 * 1024
+
+class Channel {
+  private pending: string[] = []
+  private pendingSize = 0
+  private scheduled: NodeJS.Immediate | undefined
+  private blocked = false
+  private drainWaiters: (() => void)[] = []
+  private lastWrite: Promise<void> = Promise.resolve()
+  /** Whether the last byte written ended a line. */
+  atLineStart = true
+
+  constructor(
+    readonly stream: NodeJS.WritableStream,
+    /** Flushes the other channel, so at most one channel ever holds data. */
+    private readonly onBeforeWrite: () => void,
+  ) {}
+
+  write(text: string): void {
+    if (text === '') return
+    this.onBeforeWrite()
+    this.pending.push(text)
+    this.pendingSize += text.length
+    this.atLineStart = text.endsWith('\n')
+    if (this.pendingSize >= FLUSH_AT) this.flush()
+    else this.scheduled ??= setImmediate(() => this.flush())
+  }
+
+  get hasPending(): boolean {
+    return this.pendingSize > 0
+  }
+
+  flush(): void {
+    if (this.scheduled) {
+      clearImmediate(this.scheduled)
+      this.scheduled = undefined
+    }
+    if (this.pendingSize === 0) return
+    const data = this.pending.length === 1 ? this.pending[0] : this.pending.join('')
+    this.pending = []
+    this.pendingSize = 0
+    let done!: () => void
+    this.lastWrite = new Promise<void>((resolve) => (done = resolve))
+    // The callback also runs (with an error) if the stream fails: never hang a flush.
+    const ok = this.stream.write(data, () => done())
+    if (!ok && !this.blocked) {
+      this.blocked = true
+      this.stream.once('drain', () => {
+        this.blocked = false
+        const waiters = this.drainWaiters
+        this.drainWaiters = []
+        for (const w of waiters) w()
+      })
+    }
+  }
+
+  get isBlocked(): boolean {
+    return this.blocked
+  }
+
+  /** Resolves once the stream has drained (immediately if not blocked). */
+  drained(): Promise<void> {
+    if (!this.blocked) return Promise.resolve()
+    return new Promise((resolve) => this.drainWaiters.push(resolve))
+  }
+
+  /** Resolves once everything handed to the stream has been written out. */
+  async settle(): Promise<void> {
+    this.flush()
+    await this.lastWrite
+  }
+}
+
+const RESOLVED = Promise.resolve()
+
+export class Printer {
+  readonly format: OutputFormat
+  private readonly out: Channel
+  private readonly err: Channel
+  private readonly sanitizeOut: boolean
+  private readonly sanitizeErr: boolean
+  private readonly color: boolean
+  private assistantSanitizer: Sanitizer | undefined
+  private reasoningSanitizer: Sanitizer | undefined
+  private readonly openPromptWriterImpl: () => NodeJS.WritableStream | undefined
+  private promptStream: NodeJS.WritableStream | null | undefined // null: tried, none
+  private inReasoning = false
+
+  constructor(options: PrinterOptions = {}) {
+    const stdout = options.stdout ?? process.stdout
+    const stderr = options.stderr ?? process.stderr
+    this.format = options.format ?? 'text'
+    this.color = options.color ?? colorEnabled()
+    const stdoutTTY = options.stdoutIsTTY ?? Boolean((stdout as {isTTY?: boolean}).isTTY)
+    const stderrTTY = options.stderrIsTTY ?? Boolean((stderr as {isTTY?: boolean}).isTTY)
+    // JSON is data: never sanitized (JSON.stringify escapes control characters anyway).
+    this.sanitizeOut = stdoutTTY && this.format === 'text'
+    this.sanitizeErr = stderrTTY
+    this.out = new Channel(stdout, () => this.err.flush())
+    this.err = new Channel(stderr, () => this.out.flush())
+    this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
+  }
+
+  /** Streams assistant text to stdout (or a `text` event in json). */
+  assistant(chunk: string): void {
+    if (chunk === '') return
+    this.endReasoning()
+    if (this.format === 'json') return this.event({type: 'text', text: chunk})
+    if (this.sanitizeOut) {
+      this.assistantSanitizer ??= createSanitizer({keepColor: this.color})
+      chunk = this.assistantSanitizer.push(chunk)
+    }
+    this.out.write(chunk)
+  }
+
+  /** Ends an assistant message: a newline if the text did not end with one. */
+  endAssistant(): void {
+    if (this.assistantSanitizer) {
+      this.out.write(this.assistantSanitizer.end())
+      this.assistantSanitizer = undefined
+    }
+    if (this.format === 'text' && !this.out.atLineStart) this.out.write('\n')
+    this.out.atLineStart = true
+  }
+
+  /** Streams the model's reasoning to stderr (a `reasoning` event in json). */
+  reasoning(chunk: string): void {
+    if (chunk === '') return
+    if (this.format === 'json') return this.event({type: 'reasoning', text: chunk})
+    this.inReasoning = true
+    if (this.sanitizeErr) {
+      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color})
+      chunk = this.reasoningSanitizer.push(chunk)
+    }
+    this.err.write(chunk)
+  }
+
+  /** Ends the reasoning display (called for you when assistant text starts). */
+  endReasoning(): void {
+    if (!this.inReasoning) return
+    this.inReasoning = false
+    if (this.reasoningSanitizer) {
+      this.err.write(this.reasoningSanitizer.end())
+      this.reasoningSanitizer = undefined
+    }
+    if (!this.err.atLineStart) this.err.write('\n')
+  }
+
+  /** A line of chrome on stderr (tool headers, progress). */
+  chrome(line: string): void {
+    this.endReasoning()
+    // On a shared terminal, chrome after half a line of assistant text would
+    // land on that line; break it first.
+    if (this.sanitizeOut && this.sanitizeErr && !this.out.atLineStart) this.out.write('\n')
+    this.err.write((this.sanitizeErr ? sanitizeChrome(line, this.color) : line) + '\n')
+  }
+
+  /** A notice for the user (stderr in both formats). */
+  notice(line: string): void {
+    this.chrome(line)
+  }
+
+  /** A warning on stderr, prefixed with ⚠ unless it already is. */
+  warn(line: string): void {
+    this.chrome(line.startsWith('⚠') ? line : `⚠ ${line}`)
+  }
+
+  /** An error on stderr, and an `error` event on stdout in json. */
+  error(line: string): void {
+    if (this.format === 'json') this.event({type: 'error', message: line})
+    this.chrome(line)
+  }
+
+  /** One NDJSON line on stdout in json format; ignored in text format. */
+  event(obj: PrinterEvent): void {
+    if (this.format !== 'json') return
+    this.out.write(JSON.stringify(obj) + '\n')
+  }
+
+  /**
+   * Resolves when stdout and stderr are below their high-water marks. Cheap
+   * when they are (a shared resolved promise): await it between stream events.
+   */
+  writable(): Promise<void> {
+    if (!this.out.isBlocked && !this.err.isBlocked) return RESOLVED
+    return Promise.all([this.out.drained(), this.err.drained()]).then(() => {})
+  }
+
+  /** Writes out everything buffered and waits for it; call before a prompt takes the terminal. */
+  async flush(): Promise<void> {
+    this.out.flush()
+    this.err.flush()
+    await Promise.all([this.out.settle(), this.err.settle()])
+  }
+
+  /** Pushes buffered text to the streams synchronously (exit paths). */
+  flushSync(): void {
+    this.out.flush()
+    this.err.flush()
+  }
+
+  /** True when a terminal can be opened for prompts. */
+  hasTty(): boolean {
+    return this.promptWriter() !== undefined
+  }
+
+  /** The /dev/tty writer for prompts (opened once), or undefined with no terminal. */
+  promptWriter(): NodeJS.WritableStream | undefined {
+    if (this.promptStream === undefined) this.promptStream = this.openPromptWriterImpl() ?? null
+    return this.promptStream ?? undefined
+  }
+
+  /** Closes the prompt writer if it was opened. */
+  close(): void {
+    this.flushSync()
+    const s = this.promptStream
+    this.promptStream = undefined
+    if (s && typeof (s as TtyWriteStream).destroy === 'function') (s as TtyWriteStream).destroy()
+  }
+}
+
+function sanitizeChrome(line: string, color: boolean): string {
+  const s = createSanitizer({keepColor: color})
+  return s.push(line) + s.end()
+}
+
+function defaultPromptWriter(): NodeJS.WritableStream | undefined {
+  const fd = openTtyFd('w')
+  if (fd === undefined) return undefined
+  try {
+    return new TtyWriteStream(fd)
+  } catch {
+    closeSync(fd)
+    return undefined
+  }
+}

@@ -1,0 +1,197 @@
+import {expect} from 'chai'
+import {Writable} from 'node:stream'
+
+import {colorEnabled, Printer, resolveFormat} from '../../src/lib/printer/printer.js'
+
+const ESC = '\u001b'
+
+/** A sink that records writes; optionally slow, to exercise backpressure. */
+class Sink extends Writable {
+  data = ''
+  constructor(
+    private readonly log?: {name: string; entries: [string, string][]},
+    opts: {highWaterMark?: number; delayMs?: number} = {},
+  ) {
+    super({highWaterMark: opts.highWaterMark ?? 16 * 1024, decodeStrings: false})
+    this.delayMs = opts.delayMs ?? 0
+  }
+  private readonly delayMs: number
+  override _write(chunk: string | Buffer, _enc: string, cb: (e?: Error | null) => void): void {
+    const s = chunk.toString()
+    this.data += s
+    this.log?.entries.push([this.log.name, s])
+    if (this.delayMs > 0) setTimeout(cb, this.delayMs)
+    else cb()
+  }
+}
+
+function make(opts: {tty?: boolean; format?: 'text' | 'json'; color?: boolean} = {}) {
+  const stdout = new Sink()
+  const stderr = new Sink()
+  let opened = 0
+  const printer = new Printer({
+    stdout,
+    stderr,
+    format: opts.format ?? 'text',
+    stdoutIsTTY: opts.tty ?? false,
+    stderrIsTTY: opts.tty ?? false,
+    color: opts.color ?? true,
+    openPromptWriter: () => {
+      opened++
+      return undefined
+    },
+  })
+  return {printer, stdout, stderr, opened: () => opened}
+}
+
+describe('Printer', () => {
+  it('sanitizes assistant text on a terminal, even with a sequence split across chunks', async () => {
+    const {printer, stdout, stderr} = make({tty: true})
+    for (const c of ['Hel', 'lo ', `${ESC}]0;ti`, `tle${ESC}`, '\\wor', `ld ${ESC}[3`, '1mred', `${ESC}[0m\r`]) printer.assistant(c)
+    printer.endAssistant()
+    await printer.flush()
+    expect(stdout.data).to.equal(`Hello world ${ESC}[31mred${ESC}[0m\n`)
+    expect(stderr.data).to.equal('')
+  })
+
+  it('drops colour on a terminal when colour is off', async () => {
+    const {printer, stdout} = make({tty: true, color: false})
+    printer.assistant(`${ESC}[31mred${ESC}[0m\n`)
+    await printer.flush()
+    expect(stdout.data).to.equal('red\n')
+  })
+
+  it('passes the model text through unaltered when stdout is not a terminal', async () => {
+    const {printer, stdout} = make({tty: false})
+    const raw = `a${ESC}[2J\rb${ESC}]0;t\u0007`
+    printer.assistant(raw)
+    printer.endAssistant()
+    await printer.flush()
+    expect(stdout.data).to.equal(raw + '\n')
+  })
+
+  it('puts chrome, notices, warnings and reasoning on stderr only, sanitized on a terminal', async () => {
+    const {printer, stdout, stderr} = make({tty: true})
+    printer.reasoning('thinking')
+    printer.reasoning(`${ESC}[2J hard`)
+    printer.chrome(`Calling tool ${ESC}]52;c;eA==\u0007x`)
+    printer.notice('note')
+    printer.warn('careful')
+    printer.warn('⚠ already marked')
+    await printer.flush()
+    expect(stdout.data).to.equal('')
+    expect(stderr.data).to.equal('thinking hard\nCalling tool x\nnote\n⚠ careful\n⚠ already marked\n')
+  })
+
+  it('breaks the line before chrome that follows half a line of assistant text on a shared terminal', async () => {
+    const entries: [string, string][] = []
+    const stdout = new Sink({name: 'out', entries})
+    const stderr = new Sink({name: 'err', entries})
+    const printer = new Printer({stdout, stderr, stdoutIsTTY: true, stderrIsTTY: true, openPromptWriter: () => undefined})
+    printer.assistant('partial')
+    printer.chrome('tool header')
+    printer.assistant('more')
+    printer.endAssistant()
+    await printer.flush()
+    expect(entries.map(([n, s]) => `${n}:${s}`).join('|')).to.equal('out:partial\n|err:tool header\n|out:more\n')
+  })
+
+  it('keeps stdout and stderr in call order although writes are coalesced', async () => {
+    const entries: [string, string][] = []
+    const stdout = new Sink({name: 'out', entries})
+    const stderr = new Sink({name: 'err', entries})
+    const printer = new Printer({stdout, stderr, openPromptWriter: () => undefined})
+    printer.assistant('a')
+    printer.assistant('b')
+    printer.notice('n1')
+    printer.assistant('c\n')
+    printer.notice('n2')
+    await printer.flush()
+    expect(entries).to.deep.equal([
+      ['out', 'ab'],
+      ['err', 'n1\n'],
+      ['out', 'c\n'],
+      ['err', 'n2\n'],
+    ])
+  })
+
+  it('writes only NDJSON events on stdout in json format', async () => {
+    const {printer, stdout, stderr} = make({format: 'json', tty: true})
+    printer.reasoning('hmm')
+    printer.assistant(`hi ${ESC}[2J`)
+    printer.event({type: 'tool_call', id: 'c1', name: 'ls', arguments: {path: '.'}})
+    printer.event({type: 'tool_result', id: 'c1', content: 'x', is_error: false})
+    printer.notice('a notice')
+    printer.error('boom')
+    printer.endAssistant()
+    await printer.flush()
+    const events = stdout.data.trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(stdout.data.endsWith('\n')).to.equal(true)
+    expect(events).to.deep.equal([
+      {type: 'reasoning', text: 'hmm'},
+      {type: 'text', text: `hi ${ESC}[2J`},
+      {type: 'tool_call', id: 'c1', name: 'ls', arguments: {path: '.'}},
+      {type: 'tool_result', id: 'c1', content: 'x', is_error: false},
+      {type: 'error', message: 'boom'},
+    ])
+    expect(stderr.data).to.equal('a notice\nboom\n')
+  })
+
+  it('ignores event() in text format', async () => {
+    const {printer, stdout} = make()
+    printer.event({type: 'text', text: 'x'})
+    await printer.flush()
+    expect(stdout.data).to.equal('')
+  })
+
+  it('respects backpressure: writable() waits for a slow stdout and nothing is lost or reordered', async () => {
+    const stdout = new Sink(undefined, {highWaterMark: 1024, delayMs: 1})
+    const stderr = new Sink()
+    const printer = new Printer({stdout, stderr, openPromptWriter: () => undefined})
+    const chunk = 'x'.repeat(70 * 1024 - 1) + '\n'
+    let waitedWhileBlocked = 0
+    let expected = ''
+    for (let i = 0; i < 20; i++) {
+      const line = `${i}:${chunk}`
+      expected += line
+      printer.assistant(line)
+      const w = printer.writable()
+      let settled = false
+      void w.then(() => (settled = true))
+      await Promise.resolve()
+      if (!settled && stdout.writableNeedDrain) waitedWhileBlocked++
+      await w
+      expect(stdout.writableNeedDrain, `after writable() #${i}`).to.equal(false)
+    }
+    await printer.flush()
+    expect(waitedWhileBlocked).to.be.greaterThan(0)
+    expect(stdout.data).to.equal(expected)
+  })
+
+  it('opens the prompt writer lazily, once, and reports no tty when it cannot', () => {
+    const {printer, opened} = make()
+    expect(opened()).to.equal(0)
+    expect(printer.hasTty()).to.equal(false)
+    expect(printer.promptWriter()).to.equal(undefined)
+    expect(opened()).to.equal(1)
+  })
+
+  it('hands out the prompt writer it was given, never stdout or stderr', () => {
+    const tty = new Sink()
+    const stdout = new Sink()
+    const stderr = new Sink()
+    const printer = new Printer({stdout, stderr, openPromptWriter: () => tty})
+    expect(printer.hasTty()).to.equal(true)
+    expect(printer.promptWriter()).to.equal(tty)
+  })
+
+  it('reads NO_COLOR, TERM=dumb and --format', () => {
+    expect(colorEnabled({})).to.equal(true)
+    expect(colorEnabled({NO_COLOR: '1'})).to.equal(false)
+    expect(colorEnabled({NO_COLOR: ''})).to.equal(true)
+    expect(colorEnabled({TERM: 'dumb'})).to.equal(false)
+    expect(resolveFormat('json')).to.equal('json')
+    expect(resolveFormat('auto')).to.equal('text')
+    expect(resolveFormat(undefined)).to.equal('text')
+  })
+})
