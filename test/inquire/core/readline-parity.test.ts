@@ -3,6 +3,7 @@
 // fixtures/gen-readline-parity.mjs, which recorded the resulting line. Here
 // the same bytes go through KeyDecoder → emacs keymap → LineEditor.
 import {expect} from 'chai'
+import {describe, it} from 'mocha'
 import {readFileSync} from 'node:fs'
 
 import {LineEditor} from '../../../src/lib/inquire/core/line-editor.js'
