@@ -1,3 +1,4 @@
+import {afterEach, describe, it} from 'mocha'
 import {expect} from 'chai'
 import {createAnthropicProvider} from '../../src/lib/llm/anthropic.js'
 import {isAbortError, isProviderError, type ChatRequest} from '../../src/lib/llm/types.js'

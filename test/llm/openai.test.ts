@@ -1,3 +1,4 @@
+import {afterEach, describe, it} from 'mocha'
 import {expect} from 'chai'
 import {createOpenAIProvider} from '../../src/lib/llm/openai.js'
 import {isAbortError, isProviderError, type ChatRequest} from '../../src/lib/llm/types.js'
