@@ -2,6 +2,7 @@
 // t/t7005-editor.sh and extended with jp's shell-mode and skip rules. Every
 // resolution that names a runnable editor is proven by running it for real.
 import {expect} from 'chai'
+import {afterEach, beforeEach, describe, it} from 'mocha'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 
 import {EditorConfig, type EditorSectionInput} from '../../src/lib/config/editor.js'
