@@ -168,6 +168,19 @@ describe('coordinateToolCalls: one response per call', () => {
     expect(tool.runs).to.deep.equal([])
   })
 
+  it('hands the runner the tool\'s effective settings, "*" applied', async () => {
+    const seen: unknown[] = []
+    const {deps} = setup({
+      tools: {'*': {run: 'unattended', cancellation_response: 'nope'}, echo: {command: './echo.sh'}},
+      run: async (_call, _args, _signal, config) => {
+        seen.push([config.command, config.run, config.result, config.cancellation_response])
+        return {content: 'ok', isError: false}
+      },
+    })
+    await coordinateToolCalls([call('1')], deps)
+    expect(seen).to.deep.equal([['./echo.sh', 'unattended', 'unattended', 'nope']])
+  })
+
   it('a runner that throws becomes an error response naming the tool', async () => {
     const {deps} = setup({
       tools: {'*': {run: 'unattended'}, echo: {}},

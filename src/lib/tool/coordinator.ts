@@ -37,6 +37,8 @@ export type ToolRunFn = (
   call: {id: string; name: string},
   args: ToolArguments,
   signal: AbortSignal,
+  /** The tool's effective settings (`command`, ...), `'*'` applied. */
+  config: ResolvedToolConfig,
 ) => Promise<ToolRunOutput>
 
 /** Pushes a Ctrl+C handler on the signal router; the returned function pops it. */
@@ -214,7 +216,7 @@ async function runWithInterrupts(
   const interrupts = deps.canPrompt ? deps.interrupts : undefined
   for (;;) {
     const controller = new AbortController()
-    const running: Promise<Settled> = deps.run({id: call.id, name: call.name}, args, controller.signal).then(
+    const running: Promise<Settled> = deps.run({id: call.id, name: call.name}, args, controller.signal, config).then(
       (output) => ({kind: 'done', output}),
       (error: unknown) => ({kind: 'failed', error}),
     )
