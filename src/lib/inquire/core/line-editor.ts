@@ -61,6 +61,8 @@ export class LineEditor {
 
   /** Offset where the line containing `offset` starts. */
   lineStart(offset = this.point): number {
+    // lastIndexOf treats a negative fromIndex as 0, which would find a '\n' at 0.
+    if (offset <= 0) return 0
     return this.buffer.lastIndexOf('\n', offset - 1) + 1
   }
 
@@ -72,7 +74,7 @@ export class LineEditor {
   }
 
   isOnFirstLine(): boolean {
-    return this.buffer.lastIndexOf('\n', this.point - 1) === -1
+    return this.point === 0 || this.buffer.lastIndexOf('\n', this.point - 1) === -1
   }
 
   isOnLastLine(): boolean {
@@ -153,6 +155,8 @@ export class LineEditor {
   private moveTo(offset: number): void {
     this.point = offset
     this.stack.moveCursor(offset)
+    // Typing after a motion starts a new undo step.
+    this.lastBehavior = {kind: 'move'}
   }
 
   /** Replaces [start, end) with `text`, leaves the cursor at `cursor`, records undo. */
