@@ -34,6 +34,8 @@ export abstract class JpCommand extends Command {
     cfg: Flags.string({
       char: 'c',
       multiple: true,
+      // `jp query --cfg a.toml "the query"`: one value per --cfg, never the query.
+      multipleNonGreedy: true,
       helpGroup: 'GLOBAL',
       helpValue: 'KEY=VALUE|PATH',
       description: 'Set a config value, or load a TOML config file (repeatable).',

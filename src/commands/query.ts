@@ -1,0 +1,50 @@
+import {Args, Flags} from '@oclif/core'
+import {JpCommand} from '../lib/cli/base-command.js'
+
+export default class Query extends JpCommand {
+  static summary = 'Ask the assistant'
+  static description = `Sends QUERY (and anything piped on stdin) to the model, streams the answer to stdout, and runs the tools the model calls.
+
+With no QUERY on a terminal, the query is composed in your editor. Press Ctrl+C while the answer streams to continue, reply, stop or abort.`
+
+  static aliases = ['q']
+  static strict = false
+  static args = {
+    query: Args.string({description: 'The query (several words are joined with spaces)', required: false, ignoreStdin: true}),
+  }
+
+  static flags = {
+    new: Flags.boolean({char: 'n', description: 'Start a new conversation.'}),
+    id: Flags.string({description: 'Continue the conversation with this id.', exclusive: ['new']}),
+    model: Flags.string({char: 'm', helpValue: 'PROVIDER/MODEL', description: 'The model to use for this query.'}),
+    tool: Flags.string({char: 't', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Enable a tool (and consent to run it without a terminal).'}),
+    'no-tool': Flags.string({char: 'T', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Disable a tool.'}),
+    edit: Flags.boolean({char: 'e', description: 'Compose the query in your editor, even with QUERY given.', exclusive: ['no-edit']}),
+    'no-edit': Flags.boolean({char: 'E', description: 'Never open the editor.'}),
+  }
+
+  async run(): Promise<void> {
+    const {argv, flags} = await this.parse(Query)
+    const {runQuery} = await import('../lib/turn/query.js')
+    const code = await runQuery(
+      {
+        words: argv as string[],
+        newConversation: flags.new,
+        id: flags.id,
+        model: flags.model,
+        tools: flags.tool ?? [],
+        noTools: flags['no-tool'] ?? [],
+        edit: flags.edit,
+        noEdit: flags['no-edit'],
+        format: this.format(),
+      },
+      {
+        store: () => this.store(),
+        workspace: () => this.workspace(),
+        loadConfig: (opts) => this.loadConfig(opts),
+        fail: (e) => this.fail(e),
+      },
+    )
+    if (code !== 0) this.exit(code)
+  }
+}

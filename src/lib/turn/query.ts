@@ -1,0 +1,229 @@
+// `jp query`: gathers the query (arguments, piped stdin, or the editor),
+// picks the conversation and the model, wires the printer, the signal router,
+// the prompts, the editor and the tools around the turn loop, and maps the
+// outcome to an exit code. Everything here is loaded only when a query runs.
+import type {Config} from '../config/types.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Workspace} from '../conversation/workspace.js'
+import type {OutputFormat} from '../printer/printer.js'
+import type {TurnDeps} from './turn-loop.js'
+
+export interface QueryOptions {
+  words: string[]
+  newConversation: boolean
+  id?: string
+  model?: string
+  tools: string[]
+  noTools: string[]
+  edit: boolean
+  noEdit: boolean
+  format: OutputFormat
+}
+
+/** What the command provides: its lazily opened workspace, store and config, and its one-line failure. */
+export interface QueryHost {
+  store(): Promise<ConversationStore>
+  workspace(): Promise<Workspace>
+  loadConfig(opts: {conversationId?: string}): Promise<Config>
+  fail(error: unknown): never
+}
+
+export const DEFAULT_MODEL = 'echo/default'
+/** How long a second jp waits for a conversation another jp is writing. */
+const LOCK_WAIT_MS = 3000
+
+export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<number> {
+  const piped = process.stdin.isTTY ? '' : await readStdin()
+  let query = [opts.words.join(' ').trim(), piped.trim()].filter((s) => s !== '').join('\n\n')
+
+  const store = await host.store()
+  const workspace = await host.workspace()
+  let id: string | undefined
+  if (opts.id) {
+    if (!(await store.exists(opts.id))) host.fail(`no conversation with id '${opts.id}' (see 'jp conversation ls')`)
+    id = opts.id
+  } else if (!opts.newConversation) {
+    id = await store.activeId()
+  }
+
+  // A broken config stops everything before any work is done.
+  const config = await host.loadConfig({conversationId: id})
+
+  const {Printer, colorEnabled} = await import('../printer/printer.js')
+  const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  const interactive = printer.hasTty()
+
+  const {EditorConfig} = await import('../config/editor.js')
+  const {buildEditorBackend} = await import('../editor/build.js')
+  const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
+  let editor: ReturnType<typeof buildEditorBackend>
+  try {
+    editor = buildEditorBackend(editorConfig)
+  } catch (error) {
+    host.fail(error)
+  }
+
+  const wantsEditor = opts.edit || (query === '' && interactive && !opts.noEdit)
+  if (wantsEditor) {
+    host.fail('composing the query in the editor is not available yet; pass the query as arguments or on stdin')
+  }
+
+  if (query === '') {
+    host.fail(
+      interactive
+        ? 'no query given: pass it as arguments or on stdin (without -E, jp opens your editor to compose it)'
+        : 'no query given: pass it as arguments or pipe it on stdin (no terminal to compose it in an editor)',
+    )
+  }
+
+  const modelId = opts.model ?? config.assistant.model.id
+  if (!modelId) printer.notice(`No model configured; using the built-in offline model ${DEFAULT_MODEL} (set assistant.model.id, see README).`)
+  const {resolveModel} = await import('../llm/index.js')
+  let resolved: Awaited<ReturnType<typeof resolveModel>>
+  try {
+    resolved = await resolveModel(modelId ?? DEFAULT_MODEL, config.providers.llm, process.env)
+  } catch (error) {
+    host.fail(error)
+  }
+
+  const {enabledToolNames, toolDefinitions} = await import('./tools.js')
+  const toolConfigs = config.conversation.tools
+  let enabled: Set<string>
+  try {
+    enabled = enabledToolNames(toolConfigs, {explicit: opts.tools, disabled: opts.noTools})
+  } catch (error) {
+    host.fail(error)
+  }
+
+  if (id === undefined) id = await store.create({title: titleFrom(query)})
+  await store.setActive(id)
+  let release: () => Promise<void>
+  try {
+    release = await store.lock(id, {waitMs: LOCK_WAIT_MS})
+  } catch (error) {
+    host.fail(error)
+  }
+
+  const conversation = await store.load(id)
+  if (!conversation.metadata.title) await store.saveMetadata(id, {...conversation.metadata, title: titleFrom(query)})
+  const events = conversation.events
+  const conversationId = id
+
+  const {SignalRouter} = await import('../interrupt/signals.js')
+  const router = new SignalRouter({
+    escalationCooldownSecs: config.interrupt.escalation_cooldown_secs,
+    isInteractive: () => interactive,
+    notice: (line) => printer.notice(line),
+  }).install()
+
+  let interactiveDeps: TurnDeps['interactive']
+  if (interactive) {
+    const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
+    const {InterruptHandler} = await import('../interrupt/handler.js')
+    const {ToolPrompter} = await import('../tool/prompter.js')
+    const backend = new TerminalPromptBackend()
+    const editMode = config.editor.inline.edit_mode
+    const notice = (line: string) => printer.warn(line)
+    const history = () => replyHistory(events)
+    interactiveDeps = {
+      interrupts: new InterruptHandler({backend, editor, config: config.interrupt, editMode, notice, history}),
+      prompter: new ToolPrompter({backend, editor, editMode, notice, print: (text) => writePrompt(printer, text)}),
+    }
+  }
+
+  const {runLocalTool} = await import('../tool/runner.js')
+  const {runTurn} = await import('./turn-loop.js')
+  const turn = runTurn(query, {
+    provider: resolved.provider,
+    model: resolved.model,
+    system: config.assistant.system_prompt,
+    reasoning: config.assistant.model.parameters?.reasoning,
+    maxTokens: config.assistant.model.parameters?.max_tokens,
+    tools: toolDefinitions(toolConfigs, enabled),
+    toolConfigs,
+    enabledTools: enabled,
+    explicitTools: new Set(opts.tools),
+    runTool: async (call, args, signal) => {
+      const command = toolConfigs[call.name]?.command
+      if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
+      const result = await runLocalTool({
+        name: call.name,
+        command,
+        arguments: args,
+        cwd: workspace.root,
+        signal: AbortSignal.any([signal, router.shutdownSignal]),
+      })
+      return {content: result.content, isError: result.isError}
+    },
+    events,
+    persist: async () => {
+      await store.saveEvents(conversationId, events)
+    },
+    printer,
+    router,
+    interactive: interactiveDeps,
+  })
+
+  // A graceful shutdown (second Ctrl+C, SIGTERM, SIGHUP) waits for the turn
+  // to commit what it has, then releases the conversation.
+  router.onShutdown(async () => {
+    await turn.catch(() => {})
+    await release().catch(() => {})
+    printer.close()
+  })
+
+  let code = 0
+  try {
+    const outcome = await turn
+    switch (outcome.type) {
+      case 'done':
+      case 'stopped':
+        code = 0
+        break
+      case 'aborted':
+        code = 130
+        break
+      case 'failed':
+        printer.error(`Error: ${errorMessage(outcome.error)}`)
+        printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)
+        code = 1
+        break
+      case 'shutdown':
+        await router.shutdown()
+        return 130
+    }
+  } finally {
+    if (!router.shuttingDown) {
+      await release().catch(() => {})
+      router.uninstall()
+      await printer.flush()
+      printer.close()
+    }
+  }
+
+  return code
+}
+
+function titleFrom(query: string): string {
+  const line = query.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
+}
+
+/** Earlier user messages of the conversation, oldest first: the reply history. */
+function replyHistory(events: readonly {type: string; content?: unknown}[]): string[] {
+  return events.filter((e) => e.type === 'chat_request' && typeof e.content === 'string').map((e) => e.content as string)
+}
+
+function writePrompt(printer: {promptWriter(): NodeJS.WritableStream | undefined}, text: string): void {
+  printer.promptWriter()?.write(text + '\n')
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}

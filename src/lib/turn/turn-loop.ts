@@ -1,0 +1,305 @@
+// The turn loop: request → stream → tools → repeat until the model stops
+// (SPEC §7, §8, §12). It ties the provider stream, the printer, the signal
+// router, the interrupt menus and the tool coordinator together, and records
+// every event of the turn in the conversation as it goes, so an interrupted,
+// failed or killed turn keeps what it had.
+import type {ToolConfig} from '../config/types.js'
+import {event, type ConversationEvent} from '../conversation/events.js'
+import type {InterruptHandler, StreamingInterruptAction} from '../interrupt/handler.js'
+import type {SignalRouter} from '../interrupt/signals.js'
+import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
+import type {Printer} from '../printer/printer.js'
+import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
+import {TurnToolDecisions} from '../tool/decisions.js'
+import type {ToolPrompter} from '../tool/prompter.js'
+import {eventsToMessages} from './messages.js'
+
+/** Sent as the next user message when the user continues after the stream had ended (no assistant prefill). */
+export const CONTINUE_MESSAGE = 'Please continue.'
+/** Answers a tool call the user interrupted before it could run. */
+export const INTERRUPTED_TOOL_CALL = 'Tool call not run: the user interrupted the response.'
+/** A guard against a model that calls tools forever. */
+const MAX_STEPS = 100
+
+export interface TurnDeps {
+  provider: Provider
+  model: string
+  system?: string
+  reasoning?: ReasoningSetting
+  maxTokens?: number
+  tools: ToolDefinition[]
+  toolConfigs: Record<string, ToolConfig>
+  enabledTools: ReadonlySet<string>
+  explicitTools: ReadonlySet<string>
+  runTool: ToolRunFn
+  /** The conversation's events; the loop appends to it in place. */
+  events: ConversationEvent[]
+  /** Writes `events` to disk (atomic, only on change). */
+  persist: () => Promise<void>
+  printer: Printer
+  router?: SignalRouter
+  /** Present when a terminal can show prompts. */
+  interactive?: {interrupts: InterruptHandler; prompter: ToolPrompter}
+}
+
+export type TurnOutcome =
+  /** The model finished. */
+  | {type: 'done'}
+  /** The user stopped the turn (`s`, or Stop at the tool menu): exit 0. */
+  | {type: 'stopped'}
+  /** The user discarded the partial turn (`a`). */
+  | {type: 'aborted'}
+  /** Graceful shutdown (escalation, SIGTERM, SIGHUP): state is saved; the router exits. */
+  | {type: 'shutdown'}
+  /** The provider failed; everything received is stored. */
+  | {type: 'failed'; error: unknown}
+
+interface Partial {
+  text: string
+  reasoning: string
+  toolCalls: ToolCallEvent[]
+}
+
+interface StreamResult {
+  partial: Partial
+  /** The interrupt decision, when the user opened the menu. */
+  decision?: StreamingInterruptAction
+  /** Set when the stream failed (not by our own abort). */
+  error?: unknown
+  /** The stream ended because graceful shutdown started. */
+  shutdown: boolean
+}
+
+export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcome> {
+  const turnStart = deps.events.length
+  deps.events.push(event.turnStart(), event.chatRequest(query))
+  await deps.persist()
+  const decisions = new TurnToolDecisions()
+
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const result = await streamResponse(deps)
+    const decision = result.decision
+
+    if (decision?.type === 'abort') {
+      deps.events.splice(turnStart)
+      await deps.persist()
+      deps.printer.notice('Aborted: the turn was discarded.')
+      return {type: 'aborted'}
+    }
+
+    // The stream is over: what arrived is committed before anything else.
+    const interrupted = decision !== undefined && decision.type !== 'resume'
+    commitPartial(deps, result.partial, interrupted || result.shutdown || result.error !== undefined)
+    await deps.persist()
+
+    if (result.shutdown || decision?.type === 'escalate') {
+      return {type: 'shutdown'}
+    }
+
+    if (result.error !== undefined && decision === undefined) return {type: 'failed', error: result.error}
+
+    if (decision?.type === 'stop') return {type: 'stopped'}
+    if (decision?.type === 'reply') {
+      if (decision.fromEditor) deps.printer.chrome(`> ${decision.text.replace(/\n/g, '\n> ')}`)
+      deps.events.push(event.chatRequest(decision.text))
+      await deps.persist()
+      continue
+    }
+
+    if (decision?.type === 'continue') {
+      deps.events.push(event.chatRequest(CONTINUE_MESSAGE))
+      await deps.persist()
+      continue
+    }
+
+    const calls = result.partial.toolCalls
+    if (calls.length === 0) return {type: 'done'}
+
+    const outcome = await runTools(deps, calls, decisions)
+    if (outcome === 'shutdown') return {type: 'shutdown'}
+    if (outcome === 'stop') return {type: 'stopped'}
+  }
+
+  deps.printer.warn(`Stopped after ${MAX_STEPS} model requests in one turn.`)
+  return {type: 'stopped'}
+}
+
+function request(deps: TurnDeps): ChatRequest {
+  return {
+    model: deps.model,
+    system: deps.system,
+    messages: eventsToMessages(deps.events),
+    tools: deps.tools,
+    maxTokens: deps.maxTokens,
+    reasoning: deps.reasoning,
+  }
+}
+
+/**
+ * Streams one model response to the printer. A Ctrl+C opens the interrupt
+ * menu while the stream keeps arriving in the background; its output is held
+ * back until the user chooses, then shown (continue) or dropped with the
+ * stream (reply, stop, abort).
+ */
+async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
+  const {printer, router} = deps
+  const partial: Partial = {text: '', reasoning: '', toolCalls: []}
+  const controller = new AbortController()
+  const onShutdown = () => controller.abort()
+  router?.shutdownSignal.addEventListener('abort', onShutdown)
+
+  let held: Array<() => void> | undefined
+  let menu: Promise<StreamingInterruptAction> | undefined
+  let decision: StreamingInterruptAction | undefined
+  let ended = false
+  const show = (fn: () => void) => (held ? held.push(fn) : fn())
+
+  const pop = router?.push(() => {
+    if (menu || !deps.interactive) return
+    held = []
+    const handler = deps.interactive.interrupts
+    menu = (async () => {
+      await printer.flush()
+      return handler.handleStreamingInterrupt(!ended)
+    })()
+    void menu.then(
+      (d) => {
+        decision = d
+        if (d.type === 'resume' || d.type === 'continue') {
+          const h = held ?? []
+          held = undefined
+          menu = undefined
+          if (d.type === 'resume') decision = undefined
+          for (const fn of h) fn()
+        } else {
+          controller.abort()
+        }
+      },
+      (error: unknown) => {
+        printer.warn(`The interrupt menu failed: ${error instanceof Error ? error.message : String(error)}`)
+        decision = {type: 'stop'}
+        controller.abort()
+      },
+    )
+  })
+
+  let error: unknown
+  try {
+    for await (const ev of deps.provider.stream(request(deps), controller.signal)) {
+      switch (ev.type) {
+        case 'text':
+          partial.text += ev.text
+          show(() => printer.assistant(ev.text))
+          break
+        case 'reasoning':
+          partial.reasoning += ev.text
+          show(() => printer.reasoning(ev.text))
+          break
+        case 'tool_call':
+          partial.toolCalls.push(ev)
+          break
+        case 'usage':
+          show(() => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens}))
+          break
+        case 'finish':
+          if (ev.reason === 'length') show(() => printer.warn('The response was cut off at the token limit.'))
+          break
+      }
+      await printer.writable()
+    }
+  } catch (e) {
+    if (!(isAbortError(e) && controller.signal.aborted)) error = e
+  } finally {
+    ended = true
+  }
+
+  // The stream may end (or fail) while the menu is still open: the user's
+  // choice decides what happens to what arrived.
+  while (menu) {
+    const open: Promise<StreamingInterruptAction> = menu
+    await open.catch(() => {})
+    if (menu === open) menu = undefined
+  }
+
+  pop?.()
+  router?.shutdownSignal.removeEventListener('abort', onShutdown)
+  const shutdown = router?.shutdownSignal.aborted ?? false
+  if (held) {
+    // Resumed after the end: show what was held (nothing to show if aborted).
+    if (!controller.signal.aborted) for (const fn of held) fn()
+    held = undefined
+  }
+
+  if (!shutdown && !controller.signal.aborted) printer.endAssistant()
+  if (error !== undefined && decision === undefined) {
+    printer.endAssistant()
+  }
+
+  return {partial, decision, error, shutdown}
+}
+
+/**
+ * Records what arrived of one response. Partial reasoning stays reasoning.
+ * Tool calls of an interrupted response are answered with a notice so the
+ * next request stays valid for every provider.
+ */
+function commitPartial(deps: TurnDeps, partial: Partial, interrupted: boolean): void {
+  if (partial.reasoning !== '') deps.events.push(event.reasoning(partial.reasoning))
+  if (partial.text !== '') deps.events.push(event.message(partial.text))
+  for (const call of partial.toolCalls) deps.events.push(event.toolCallRequest(call.id, call.name, call.arguments))
+  if (interrupted) {
+    for (const call of partial.toolCalls) deps.events.push(event.toolCallResponse(call.id, INTERRUPTED_TOOL_CALL, true))
+    partial.toolCalls = []
+  }
+}
+
+async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnToolDecisions): Promise<'next' | 'stop' | 'shutdown'> {
+  const {printer, router} = deps
+  for (const call of calls) {
+    printer.chrome(`⚙ ${call.name} ${JSON.stringify(call.arguments)}`)
+    printer.event({type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments})
+  }
+
+  await printer.flush()
+  const outcome = await coordinateToolCalls(
+    calls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      argumentsError: c.invalidArguments ? `the model sent arguments that are not a JSON object: ${c.rawArguments ?? ''}` : undefined,
+    })),
+    {
+      tools: deps.toolConfigs,
+      enabledTools: deps.enabledTools,
+      canPrompt: deps.interactive !== undefined,
+      explicitTools: deps.explicitTools,
+      prompter: deps.interactive?.prompter,
+      interrupts: deps.interactive?.interrupts,
+      run: deps.runTool,
+      pushInterrupt: (handler) => router?.push(() => handler()) ?? (() => {}),
+      decisions,
+    },
+  )
+
+  for (const response of outcome.responses) {
+    deps.events.push(event.toolCallResponse(response.id, response.content, response.isError))
+    printer.event({type: 'tool_result', id: response.id, content: response.content, is_error: response.isError})
+    const name = calls.find((c) => c.id === response.id)?.name ?? 'tool'
+    printer.chrome(`${response.isError ? '✗' : '✓'} ${name}: ${summarize(response.content)}`)
+  }
+
+  await deps.persist()
+  if (outcome.escalate) {
+    if (router) await router.shutdown()
+    return 'shutdown'
+  }
+
+  return outcome.stop ? 'stop' : 'next'
+}
+
+function summarize(content: string): string {
+  const first = content.trim().split('\n')[0] ?? ''
+  const lines = content.trim().split('\n').length
+  const head = first.length > 80 ? `${first.slice(0, 79)}…` : first
+  return lines > 1 ? `${head} (+${lines - 1} lines)` : head
+}
