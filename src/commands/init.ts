@@ -24,7 +24,7 @@ export default class Init extends JpCommand {
     'Creates DIR/.jp/config.toml and DIR/.jp/conversations/. On a terminal, asks for the default model unless --model or --yes is given; without a terminal it never asks. An existing config.toml is left unchanged.'
   static examples = ['<%= config.bin %> init', '<%= config.bin %> init ~/project --model anthropic/claude-sonnet-4-5']
 
-  static args = {dir: Args.string({description: 'Directory to initialise', default: '.'})}
+  static args = {dir: Args.string({description: 'Directory to initialise', default: '.', ignoreStdin: true})}
 
   static flags = {
     model: Flags.string({char: 'm', helpValue: 'PROVIDER/MODEL', description: 'Default model for this workspace'}),

@@ -1,4 +1,5 @@
 import {expect} from 'chai'
+import {afterEach, beforeEach, describe, it} from 'mocha'
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,4 +1,5 @@
 import {expect} from 'chai'
+import {afterEach, beforeEach, describe, it} from 'mocha'
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'

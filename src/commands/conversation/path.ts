@@ -6,7 +6,7 @@ const which = ['events', 'metadata', 'base-config']
 export default class ConversationPath extends JpCommand {
   static summary = "Print the absolute path of a conversation's directory or one of its files"
   static aliases = ['c:path']
-  static args = {id: Args.string({description: 'Conversation id (default: the active one)'})}
+  static args = {id: Args.string({description: 'Conversation id (default: the active one)', ignoreStdin: true})}
   static flags = {
     events: Flags.boolean({char: 'e', description: 'events.json', exclusive: which.filter((w) => w !== 'events')}),
     metadata: Flags.boolean({char: 'm', description: 'metadata.json', exclusive: which.filter((w) => w !== 'metadata')}),

@@ -6,7 +6,7 @@ export default class ConversationShow extends JpCommand {
   static summary = 'Print a conversation as readable text'
   static description = 'Defaults to the active conversation. With --format json, prints the stored events, one per line.'
   static aliases = ['c:show']
-  static args = {id: Args.string({description: 'Conversation id (default: the active one)'})}
+  static args = {id: Args.string({description: 'Conversation id (default: the active one)', ignoreStdin: true})}
 
   async run(): Promise<void> {
     const {args} = await this.parse(ConversationShow)

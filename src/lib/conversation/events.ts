@@ -13,7 +13,12 @@ export interface ChatRequestEvent extends EventBase {
   type: 'chat_request'
   content: string
 }
-export type ChatResponseEvent = EventBase & {type: 'chat_response'} & ({message: string} | {reasoning: string})
+/** Exactly one of `message` (answer text) or `reasoning` (thinking) is present. */
+export interface ChatResponseEvent extends EventBase {
+  type: 'chat_response'
+  message?: string
+  reasoning?: string
+}
 export interface ToolCallRequestEvent extends EventBase {
   type: 'tool_call_request'
   id: string

@@ -1,0 +1,154 @@
+// End to end through bin/run.js (build first: flock /tmp/jp-build.lock npm run build:dev).
+import {expect} from 'chai'
+import {afterEach, beforeEach, describe, it} from 'mocha'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+
+function writeConversation(sb: Sandbox, root: string, id: string, meta: Record<string, unknown>, events: unknown[]): string {
+  const dir = join(root, '.jp', 'conversations', id)
+  mkdirSync(dir, {recursive: true})
+  writeFileSync(join(dir, 'metadata.json'), JSON.stringify(meta))
+  writeFileSync(join(dir, 'events.json'), JSON.stringify(events))
+  writeFileSync(join(dir, 'base_config.json'), '{}')
+  return dir
+}
+
+describe('jp init and jp conversation (end to end)', function () {
+  this.timeout(60_000)
+  let sb: Sandbox
+  beforeEach(() => (sb = makeSandbox()))
+  afterEach(() => sb.cleanup())
+
+  it('jp init DIR --model writes config.toml and conversations/, without asking (no tty)', async () => {
+    const r = await runJp(['init', 'proj', '--model', 'openai/gpt-4o'], {sandbox: sb})
+    expect(r.code, r.stderr).to.equal(0)
+    const cfg = readFileSync(join(sb.cwd, 'proj', '.jp', 'config.toml'), 'utf8')
+    expect(cfg).to.match(/^id = "openai\/gpt-4o"$/m)
+    expect(existsSync(join(sb.cwd, 'proj', '.jp', 'conversations'))).to.equal(true)
+    expect(r.stderr).to.include(`Initialized jp workspace in ${join(sb.cwd, 'proj', '.jp')}`)
+  })
+
+  it('jp init without a tty and without --yes never asks (nor reads piped stdin) and leaves the model unset', async () => {
+    const r = await runJp(['init'], {sandbox: sb, input: 'anthropic/should-not-be-read\n'})
+    expect(r.code, r.stderr).to.equal(0)
+    const cfg = readFileSync(join(sb.cwd, '.jp', 'config.toml'), 'utf8')
+    expect(cfg).to.not.include('should-not-be-read')
+    expect(cfg).to.not.match(/^id =/m)
+    expect(r.stdout).to.equal('')
+    expect(existsSync(join(sb.cwd, 'anthropic'))).to.equal(false) // stdin was not taken as DIR either
+  })
+
+  it('jp init keeps an existing config.toml and rejects a malformed --model', async () => {
+    mkdirSync(join(sb.cwd, '.jp'))
+    writeFileSync(join(sb.cwd, '.jp', 'config.toml'), '# mine\n')
+    const r = await runJp(['init', '--yes', '--model', 'a/b'], {sandbox: sb})
+    expect(r.code).to.equal(0)
+    expect(readFileSync(join(sb.cwd, '.jp', 'config.toml'), 'utf8')).to.equal('# mine\n')
+    const bad = await runJp(['init', 'other', '--model', 'nomodel'], {sandbox: sb})
+    expect(bad.code).to.equal(1)
+    expect(bad.stderr.trim()).to.equal('Error: --model nomodel: expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5')
+  })
+
+  it('ls, use, show, path and rm work on stored conversations (and the c alias)', async () => {
+    await runJp(['init', '--yes'], {sandbox: sb})
+    writeConversation(sb, sb.cwd, 'jp-c100', {title: 'Older', created_at: '2024-01-01T00:00:00Z'}, [])
+    writeConversation(sb, sb.cwd, 'jp-c200', {title: 'Newer one', created_at: '2024-02-01T00:00:00Z'}, [
+      {timestamp: '2024-02-01T00:00:00Z', type: 'turn_start'},
+      {timestamp: '2024-02-01T00:00:01Z', type: 'chat_request', content: 'What is 2+2?'},
+      {timestamp: '2024-02-01T00:00:02Z', type: 'chat_response', reasoning: 'simple sum'},
+      {timestamp: '2024-02-01T00:00:03Z', type: 'chat_response', message: 'It is 4.'},
+      {timestamp: '2024-02-01T00:00:04Z', type: 'tool_call_request', id: 'c1', name: 'calc', arguments: {expr: '2+2'}},
+      {timestamp: '2024-02-01T00:00:05Z', type: 'tool_call_response', id: 'c1', content: 'boom', is_error: true},
+      {timestamp: '2024-02-01T00:00:06Z', type: 'mystery', detail: 7},
+    ])
+
+    const ls = await runJp(['conversation', 'ls'], {sandbox: sb})
+    expect(ls.code, ls.stderr).to.equal(0)
+    const lines = ls.stdout.trimEnd().split('\n')
+    expect(lines[0]).to.match(/ID\s+TITLE\s+LAST ACTIVE/)
+    expect(lines[1]).to.match(/jp-c200\s+Newer one/)
+    expect(lines[2]).to.match(/jp-c100\s+Older/)
+
+    const use = await runJp(['c', 'use', 'jp-c100'], {sandbox: sb})
+    expect(use.code, use.stderr).to.equal(0)
+    const json = await runJp(['conversation', 'ls', '--format', 'json'], {sandbox: sb})
+    const rows = json.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    expect(rows.map((r) => [r.id, r.title, r.active])).to.deep.equal([
+      ['jp-c100', 'Older', true], // just activated: most recent
+      ['jp-c200', 'Newer one', false],
+    ])
+
+    const show = await runJp(['conversation', 'show', 'jp-c200'], {sandbox: sb})
+    expect(show.code, show.stderr).to.equal(0)
+    expect(show.stdout).to.include('jp-c200  Newer one')
+    expect(show.stdout).to.include('user:\n  What is 2+2?')
+    expect(show.stdout).to.include('reasoning:\n  simple sum')
+    expect(show.stdout).to.include('assistant:\n  It is 4.')
+    expect(show.stdout).to.include('tool call calc [c1]:')
+    expect(show.stdout).to.include('tool result [c1] (error):\n  boom')
+    expect(show.stdout).to.include('mystery: {"detail":7}')
+    const showJson = await runJp(['conversation', 'show', 'jp-c200', '--format', 'json'], {sandbox: sb})
+    expect(showJson.stdout.trim().split('\n').map((l) => JSON.parse(l).type)).to.include('mystery')
+
+    const activeShow = await runJp(['conversation', 'show'], {sandbox: sb})
+    expect(activeShow.stdout).to.include('jp-c100  Older')
+
+    const p = await runJp(['conversation', 'path'], {sandbox: sb})
+    expect(p.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c100') + '\n')
+    const pe = await runJp(['conversation', 'path', 'jp-c200', '--events'], {sandbox: sb})
+    expect(pe.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'events.json') + '\n')
+    const pm = await runJp(['c', 'path', 'jp-c200', '--metadata'], {sandbox: sb})
+    expect(pm.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'metadata.json') + '\n')
+    const pb = await runJp(['conversation', 'path', 'jp-c200', '--base-config'], {sandbox: sb})
+    expect(pb.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'base_config.json') + '\n')
+
+    const rm = await runJp(['conversation', 'rm', 'jp-c100'], {sandbox: sb})
+    expect(rm.code, rm.stderr).to.equal(0)
+    expect(existsSync(join(sb.cwd, '.jp', 'conversations', 'jp-c100'))).to.equal(false)
+    const after = await runJp(['conversation', 'path'], {sandbox: sb})
+    expect(after.code).to.equal(1)
+    expect(after.stderr.trim()).to.equal("Error: no active conversation; pass an ID (see 'jp conversation ls')")
+  })
+
+  it('finds the workspace from a subdirectory and with --workspace', async () => {
+    await runJp(['init', 'proj', '--yes'], {sandbox: sb})
+    writeConversation(sb, join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
+    mkdirSync(join(sb.cwd, 'proj', 'src', 'deep'), {recursive: true})
+    const sub = await runJp(['conversation', 'ls', '--format', 'json'], {sandbox: sb, cwd: join(sb.cwd, 'proj', 'src', 'deep')})
+    expect(JSON.parse(sub.stdout.trim()).id).to.equal('jp-c300')
+    const explicit = await runJp(['conversation', 'ls', '--format', 'json', '-w', 'proj'], {sandbox: sb})
+    expect(JSON.parse(explicit.stdout.trim()).id).to.equal('jp-c300')
+    const missing = await runJp(['conversation', 'ls', '-w', 'nope'], {sandbox: sb})
+    expect(missing.code).to.equal(1)
+    expect(missing.stderr).to.match(/^Error: --workspace nope: no \.jp directory in .*nope/)
+  })
+
+  it('an unknown id is a one-line error naming it', async () => {
+    await runJp(['init', '--yes'], {sandbox: sb})
+    for (const cmd of [['show', 'jp-c9'], ['use', 'jp-c9'], ['rm', 'jp-c9'], ['path', 'jp-c9']]) {
+      const r = await runJp(['conversation', ...cmd], {sandbox: sb})
+      expect(r.code, cmd.join(' ')).to.equal(1)
+      expect(r.stderr).to.equal(`Error: conversation 'jp-c9' not found in workspace ${sb.cwd} (see 'jp conversation ls')\n`)
+    }
+  })
+
+  it('show reports a corrupt events.json by path and leaves it byte-identical', async () => {
+    await runJp(['init', '--yes'], {sandbox: sb})
+    const dir = writeConversation(sb, sb.cwd, 'jp-c400', {title: 'x'}, [])
+    const corrupt = '[{"type": "turn_start", "timestamp": "t"},\n'
+    writeFileSync(join(dir, 'events.json'), corrupt)
+    const r = await runJp(['conversation', 'show', 'jp-c400'], {sandbox: sb})
+    expect(r.code).to.equal(1)
+    expect(r.stderr).to.match(new RegExp(`^Error: ${join(dir, 'events.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: invalid JSON`))
+    expect(r.stderr.trim().split('\n')).to.have.length(1)
+    expect(readFileSync(join(dir, 'events.json'), 'utf8')).to.equal(corrupt)
+  })
+
+  it('outside any workspace, ls uses the default workspace without creating it', async () => {
+    const r = await runJp(['conversation', 'ls', '--format', 'json'], {sandbox: sb})
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stdout).to.equal('')
+    expect(existsSync(join(sb.env.JP_USER_DATA_DIR!, 'workspace', '.jp'))).to.equal(false)
+  })
+})
