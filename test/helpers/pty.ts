@@ -23,7 +23,13 @@ import type * as XtermHeadless from '@xterm/headless'
 import * as nodePty from 'node-pty'
 
 // @xterm/headless is a webpack CJS bundle whose named exports ESM cannot see.
-const {Terminal} = createRequire(import.meta.url)('@xterm/headless') as typeof XtermHeadless
+const require = createRequire(import.meta.url)
+const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
+// xterm.js defaults to Unicode 6 widths (emoji one cell); modern terminals
+// draw emoji and ZWJ sequences two cells wide, as our renderer assumes.
+const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {
+  UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon
+}
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -149,6 +155,8 @@ export async function spawnPty(args: string[], opts: PtyOptions = {}): Promise<P
   }
 
   const terminal = new Terminal({cols, rows, allowProposedApi: true, scrollback: 1000})
+  terminal.loadAddon(new UnicodeGraphemesAddon())
+  terminal.unicode.activeVersion = '15-graphemes'
   const pty = nodePty.spawn(opts.file ?? process.execPath, args, {
     name: env.TERM,
     cols,
