@@ -1,0 +1,53 @@
+// One row of the benchmark table: a measured figure, the baseline measured
+// in the same run, and the target from SPEC §15. Every bench script prints its
+// rows as a `BENCH_ROWS <json>` line so bench/run.ts can gather one table.
+export interface BenchRow {
+  bench: string
+  metric: string
+  value: number
+  unit: string
+  /** The same figure for the baseline, measured in the same run. */
+  baseline?: number
+  baselineName?: string
+  /** value / baseline, or the absolute figure for absolute targets. */
+  ratio?: number
+  /** e.g. '≤ 1.15×' or '< 100 B'. */
+  target: string
+  pass: boolean
+}
+
+export function emitRows(rows: BenchRow[]): void {
+  console.log(`BENCH_ROWS ${JSON.stringify(rows)}`)
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]
+}
+
+export function formatTable(rows: BenchRow[]): string {
+  const head = ['bench', 'metric', 'value', 'baseline', 'ratio', 'target', 'ok']
+  const body = rows.map((r) => [
+    r.bench,
+    r.metric,
+    `${fmt(r.value)} ${r.unit}`,
+    r.baseline === undefined ? '—' : `${fmt(r.baseline)} ${r.unit} (${r.baselineName ?? 'baseline'})`,
+    r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
+    r.target,
+    r.pass ? 'yes' : 'NO',
+  ])
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)))
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |'
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n')
+}
+
+function fmt(n: number): string {
+  if (Number.isInteger(n)) return String(n)
+  return Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3)
+}

@@ -1,0 +1,79 @@
+// Start-up: `jp --help`, `jp query --help` and `jp conversation edit --help`
+// against a minimal oclif CLI with one command (same @oclif/core, also with a
+// manifest), timed alternately in one run. Target ≤ 1.15× (SPEC §15).
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
+
+function makeBaseline(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'jp-bench-oclif-'))
+  mkdirSync(join(dir, 'bin'))
+  mkdirSync(join(dir, 'commands'))
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({name: 'base', version: '1.0.0', type: 'module', oclif: {bin: 'base', dirname: 'base', commands: './commands'}}),
+  )
+  writeFileSync(join(dir, 'bin/run.js'), "import {execute} from '@oclif/core'\nawait execute({dir: import.meta.url})\n")
+  writeFileSync(
+    join(dir, 'commands/hello.js'),
+    "import {Command, Flags} from '@oclif/core'\nexport default class Hello extends Command {\n  static summary = 'Say hello'\n  static flags = {name: Flags.string({char: 'n'})}\n  async run() { this.log('hello') }\n}\n",
+  )
+  const manifest = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "import {Plugin} from '@oclif/core'; import {writeFileSync} from 'node:fs'; const p = new Plugin({root: process.cwd(), type: 'core', ignoreManifest: true}); await p.load(); writeFileSync('oclif.manifest.json', JSON.stringify(p.manifest))"],
+    {cwd: dir, encoding: 'utf8'},
+  )
+  if (manifest.status !== 0) throw new Error(`baseline manifest failed: ${manifest.stderr}`)
+  return dir
+}
+
+function timeRun(args: string[], env: NodeJS.ProcessEnv): number {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, args, {env, stdio: ['ignore', 'ignore', 'pipe']})
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)
+  return ms
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const base = makeBaseline()
+  const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
+  const env = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
+  try {
+    const cases: Array<[string, string[]]> = [
+      ['jp --help', ['--help']],
+      ['jp query --help', ['query', '--help']],
+      ['jp conversation edit --help', ['conversation', 'edit', '--help']],
+    ]
+    const baseTimes: number[] = []
+    const times = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+    // Warm the file cache once for each.
+    timeRun([join(base, 'bin/run.js'), '--help'], env)
+    for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
+    for (let i = 0; i < RUNS; i++) {
+      baseTimes.push(timeRun([join(base, 'bin/run.js'), '--help'], env))
+      for (const [name, args] of cases) times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
+    }
+    const b = median(baseTimes)
+    return cases.map(([name]) => {
+      const v = median(times.get(name)!)
+      return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: 'oclif 1-cmd', ratio: v / b, target: '≤ 1.15×', pass: v / b <= 1.15}
+    })
+  } finally {
+    rmSync(base, {recursive: true, force: true})
+    rmSync(home, {recursive: true, force: true})
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run()
+  console.log(formatTable(rows))
+  emitRows(rows)
+}
