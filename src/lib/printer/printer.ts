@@ -56,8 +56,8 @@ export function resolveFormat(flag: string | undefined): OutputFormat {
 const FLUSH_AT = 64 * 1024
 
 class Channel {
-  private pending: string[] = []
-  private pendingSize = 0
+  // A rope string: V8 concatenation is cheaper than an array + join here.
+  private pending = ''
   private scheduled: NodeJS.Immediate | undefined
   private blocked = false
   private drainWaiters: (() => void)[] = []
@@ -74,15 +74,14 @@ class Channel {
   write(text: string): void {
     if (text === '') return
     this.onBeforeWrite()
-    this.pending.push(text)
-    this.pendingSize += text.length
-    this.atLineStart = text.endsWith('\n')
-    if (this.pendingSize >= FLUSH_AT) this.flush()
+    this.pending += text
+    this.atLineStart = text.charCodeAt(text.length - 1) === 10
+    if (this.pending.length >= FLUSH_AT) this.flush()
     else this.scheduled ??= setImmediate(() => this.flush())
   }
 
   get hasPending(): boolean {
-    return this.pendingSize > 0
+    return this.pending.length > 0
   }
 
   flush(): void {
@@ -90,10 +89,9 @@ class Channel {
       clearImmediate(this.scheduled)
       this.scheduled = undefined
     }
-    if (this.pendingSize === 0) return
-    const data = this.pending.length === 1 ? this.pending[0] : this.pending.join('')
-    this.pending = []
-    this.pendingSize = 0
+    if (this.pending.length === 0) return
+    const data = this.pending
+    this.pending = ''
     let done!: () => void
     this.lastWrite = new Promise<void>((resolve) => (done = resolve))
     // The callback also runs (with an error) if the stream fails: never hang a flush.
