@@ -31,4 +31,4 @@ export function ofType<T extends StreamEvent['type']>(events: StreamEvent[], typ
   return events.filter((e): e is Extract<StreamEvent, {type: T}> => e.type === type)
 }
 
-export const never = () => new AbortController().signal
+export const never = (): AbortSignal => new AbortController().signal

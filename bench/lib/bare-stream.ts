@@ -1,0 +1,35 @@
+// The baseline every streaming target is measured against (SPEC §15): bare
+// fetch + eventsource-parser feed() + JSON.parse, summing the text it carries.
+import {createParser} from 'eventsource-parser'
+
+export interface BareStreamResult {
+  textChars: number
+  events: number
+}
+
+export async function bareOpenAIStream(baseUrl: string): Promise<BareStreamResult> {
+  const res = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true}),
+  })
+  let textChars = 0
+  let events = 0
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') return
+      const chunk = JSON.parse(event.data) as {choices: {delta?: {content?: string | null}}[]}
+      events++
+      const content = chunk.choices[0]?.delta?.content
+      if (typeof content === 'string') textChars += content.length
+    },
+  })
+  const reader = res.body!.getReader()
+  const decoder = new TextDecoder()
+  for (;;) {
+    const {done, value} = await reader.read()
+    if (done) break
+    parser.feed(decoder.decode(value, {stream: true}))
+  }
+  return {textChars, events}
+}
