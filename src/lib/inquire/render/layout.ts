@@ -35,37 +35,66 @@ export interface WrappedLine {
  * `restWidth` on every further row (they differ when the first row shares
  * its row with the prompt message).
  */
-export function wrapLine(line: string, firstWidth: number, restWidth: number): WrappedLine {
-  const rows: WrappedRow[] = []
-  const bounds: number[] = []
-  const boundRow: number[] = []
-  const boundCol: number[] = []
-  let avail = Math.max(1, firstWidth)
-  let text = ''
-  let col = 0
-  let offset = 0
-  for (const g of graphemes(line)) {
-    const shown = sanitize(g)
-    const w = displayWidth(shown)
-    if (col + w > avail && col > 0) {
-      rows.push({text, width: col})
-      text = ''
-      col = 0
-      avail = Math.max(1, restWidth)
-    }
-    bounds.push(offset)
-    boundRow.push(rows.length)
-    boundCol.push(col)
-    text += shown
-    col += w
-    offset += g.length
+export function wrapLine(line: string, firstWidth: number, restWidth: number): WrappedLine & {state: WrapState} {
+  const state = newState(firstWidth)
+  for (const g of graphemes(line)) place(state, g, restWidth)
+  return close(state)
+}
+
+/**
+ * `line` is `prev`'s line plus `added`: continue the layout instead of
+ * starting over, so typing at the end of a long line costs O(added).
+ * Only for additions that cannot join the previous grapheme cluster
+ * (printable ASCII), which is what typing mostly is.
+ */
+function extendWrap(prev: WrapState, added: string, restWidth: number): WrappedLine {
+  const state: WrapState = {...prev, rows: [...prev.rows], bounds: [...prev.bounds], boundRow: [...prev.boundRow], boundCol: [...prev.boundCol]}
+  for (const ch of added) place(state, ch, restWidth)
+  return close(state)
+}
+
+interface WrapState {
+  rows: WrappedRow[]
+  bounds: number[]
+  boundRow: number[]
+  boundCol: number[]
+  avail: number
+  text: string
+  col: number
+  offset: number
+}
+
+function newState(firstWidth: number): WrapState {
+  return {rows: [], bounds: [], boundRow: [], boundCol: [], avail: Math.max(1, firstWidth), text: '', col: 0, offset: 0}
+}
+
+function place(s: WrapState, g: string, restWidth: number): void {
+  const code = g.length === 1 ? g.charCodeAt(0) : -1
+  // Printable ASCII is one cell and needs no sanitizing: skip the width tables.
+  const ascii = code >= 0x20 && code < 0x7f
+  const shown = ascii ? g : sanitize(g)
+  const w = ascii ? 1 : displayWidth(shown)
+  if (s.col + w > s.avail && s.col > 0) {
+    s.rows.push({text: s.text, width: s.col})
+    s.text = ''
+    s.col = 0
+    s.avail = Math.max(1, restWidth)
   }
-  rows.push({text, width: col})
-  if (col >= avail && col > 0) rows.push({text: '', width: 0})
-  bounds.push(offset)
-  boundRow.push(rows.length - 1)
-  boundCol.push(rows.at(-1)!.width)
-  return {rows, bounds, boundRow, boundCol}
+  s.bounds.push(s.offset)
+  s.boundRow.push(s.rows.length)
+  s.boundCol.push(s.col)
+  s.text += shown
+  s.col += w
+  s.offset += g.length
+}
+
+function close(s: WrapState): WrappedLine & {state: WrapState} {
+  const rows = [...s.rows, {text: s.text, width: s.col}]
+  if (s.col >= s.avail && s.col > 0) rows.push({text: '', width: 0})
+  const bounds = [...s.bounds, s.offset]
+  const boundRow = [...s.boundRow, rows.length - 1]
+  const boundCol = [...s.boundCol, rows.at(-1)!.width]
+  return {rows, bounds, boundRow, boundCol, state: s}
 }
 
 /** Row and column of the cursor at UTF-16 `offset` (snapped back to a grapheme boundary). */
@@ -97,16 +126,25 @@ function sanitize(g: string): string {
  * changes, so a 200-line buffer re-lays-out one line, not 200.
  */
 export class LineLayoutCache {
-  private cache = new Map<string, WrappedLine>()
+  private cache = new Map<string, WrappedLine & {state: WrapState}>()
+  /** The line laid out most recently: the one being typed into. */
+  private last: {line: string; key: string; wrapped: WrappedLine & {state: WrapState}} | undefined
   constructor(private readonly limit = 2000) {}
 
   get(line: string, firstWidth: number, restWidth: number): WrappedLine {
-    const key = `${firstWidth}:${restWidth}:${line}`
+    const prefix = `${firstWidth}:${restWidth}:`
+    const key = prefix + line
     let hit = this.cache.get(key)
     if (hit === undefined) {
       if (this.cache.size >= this.limit) this.cache.clear()
-      hit = wrapLine(line, firstWidth, restWidth)
+      const last = this.last
+      const added = last && last.key.startsWith(prefix) && line.startsWith(last.line) ? line.slice(last.line.length) : undefined
+      hit =
+        added !== undefined && /^[\x20-\x7e]+$/.test(added)
+          ? (extendWrap(last!.wrapped.state, added, restWidth) as WrappedLine & {state: WrapState})
+          : (wrapLine(line, firstWidth, restWidth) as WrappedLine & {state: WrapState})
       this.cache.set(key, hit)
+      this.last = {line, key, wrapped: hit}
     }
     return hit
   }

@@ -1,0 +1,69 @@
+// The PromptBackend that talks to a human on the controlling terminal: every
+// prompt opens fresh /dev/tty streams (unless given streams) and never
+// touches stdin/stdout/stderr (SPEC §1 inv. 3).
+import {ReplyHistory} from './history.js'
+import {inlineReply, type InlineReplyContext} from './inline-reply.js'
+import {inlineSelect} from './inline-select.js'
+import {PromptCancelledError, type InlineReplyRequest, type InlineSelectConfig, type PromptBackend, type ReplyOutcome} from './types.js'
+
+export interface TerminalPromptBackendOptions {
+  /** Streams/env/signal for every prompt (tests, embedding); default: fresh /dev/tty, process.env. */
+  context?: InlineReplyContext
+  /** Reply history shared by this backend's inline replies (one per conversation). */
+  history?: ReplyHistory
+}
+
+export class TerminalPromptBackend implements PromptBackend {
+  /** Earlier replies and cancelled drafts, walked with Up/Down in inline replies. */
+  readonly history: ReplyHistory
+  private readonly context: InlineReplyContext | undefined
+
+  constructor(options: TerminalPromptBackendOptions = {}) {
+    this.context = options.context
+    this.history = options.history ?? new ReplyHistory()
+  }
+
+  inlineSelect(config: InlineSelectConfig): Promise<string> {
+    return inlineSelect(config, this.context)
+  }
+
+  inlineReply(request: InlineReplyRequest): Promise<ReplyOutcome> {
+    // The conversation's replies come with the request; drafts cancelled in
+    // this process stay on top of them.
+    if (request.history) this.history.setBase(request.history)
+    return inlineReply(
+      {
+        message: request.message,
+        initialText: request.initialText,
+        editMode: request.editMode,
+        editorEscape: request.editorEscape,
+        history: this.history,
+      },
+      this.context,
+    )
+  }
+
+  async confirm(message: string, defaultValue: boolean): Promise<boolean> {
+    const key = await inlineSelect(
+      {
+        message,
+        options: [
+          {key: 'y', description: 'yes'},
+          {key: 'n', description: 'no'},
+        ],
+        default: defaultValue ? 'y' : 'n',
+      },
+      this.context,
+    )
+    return key === 'y'
+  }
+
+  async text(message: string, defaultValue?: string): Promise<string> {
+    const outcome = await inlineReply(
+      {message, initialText: defaultValue ?? '', editorEscape: false, helpMessage: ''},
+      this.context,
+    )
+    if (outcome.type === 'submit') return outcome.text
+    throw new PromptCancelledError('interrupted')
+  }
+}
