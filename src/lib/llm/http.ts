@@ -1,7 +1,7 @@
 // The thin I/O shell shared by the adapters: POST a JSON body, turn a failed
 // response into one ProviderError line, and read the body as text chunks.
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
-import {abortError, oneLine, ProviderError} from './types.js'
+import {abortError, isProviderError, oneLine, ProviderError} from './types.js'
 
 export interface PostOptions {
   provider: string
@@ -86,23 +86,51 @@ export function describeErrorValue(value: unknown): string | undefined {
   return undefined
 }
 
-/** Decoded text chunks of a response body; a broken connection becomes a ProviderError. */
-export async function* readText(provider: string, res: Response, signal: AbortSignal): AsyncGenerator<string> {
+/** How long a stream may stay silent before it counts as dead (servers send pings while thinking). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000
+
+/** The idle timeout from `JP_STREAM_IDLE_TIMEOUT_SECS` (a positive number of seconds), else the default. */
+export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const secs = Number(env.JP_STREAM_IDLE_TIMEOUT_SECS)
+  return Number.isFinite(secs) && secs > 0 ? secs * 1000 : DEFAULT_STREAM_IDLE_TIMEOUT_MS
+}
+
+/**
+ * Decoded text chunks of a response body; a broken connection becomes a
+ * ProviderError, and so does a server that sends nothing for `idleMs`
+ * (without it a stalled server would hang jp forever).
+ */
+export async function* readText(
+  provider: string,
+  res: Response,
+  signal: AbortSignal,
+  idleMs: number = streamIdleTimeoutMs(),
+): AsyncGenerator<string> {
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
   let finished = false
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>
+      let timer: NodeJS.Timeout | undefined
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ProviderError(`${provider}: the stream stalled: no data for ${idleMs / 1000} s`, {provider, retryable: true})),
+          idleMs,
+        )
+      })
       try {
-        chunk = await reader.read()
+        chunk = await Promise.race([reader.read(), stalled])
       } catch (error) {
         if (signal.aborted) throw abortError(signal)
+        if (isProviderError(error)) throw error
         throw new ProviderError(`${provider}: connection lost mid-stream: ${causeMessage(error)}`, {
           provider,
           retryable: true,
           cause: error,
         })
+      } finally {
+        clearTimeout(timer)
       }
       if (chunk.done) break
       const text = decoder.decode(chunk.value, {stream: true})
