@@ -1,0 +1,205 @@
+// The backend registry, buildEditorBackend and the init hook (SPEC §5, §13).
+// Plugins are real oclif plugins linked with `jp plugins link` into a
+// temporary data dir; the init hook runs through a real `Config.load`.
+import {Config} from '@oclif/core'
+import {expect} from 'chai'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
+
+import {EditorConfig} from '../../src/lib/config/editor.js'
+import {isConfigError} from '../../src/lib/config/errors.js'
+import {buildEditorBackend, installEditorBackendBuilder, uninstallEditorBackendBuilder} from '../../src/lib/editor/build.js'
+import {MockEditorBackend} from '../../src/lib/editor/mock.js'
+import {createEditorBackendRegistry, EditorBackendRegistry} from '../../src/lib/editor/registry.js'
+import {TerminalEditorBackend} from '../../src/lib/editor/terminal.js'
+import {BIN, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {cleanEnv, editorPath, ROOT, tempDir, type TempDir} from './helpers.js'
+
+const EXAMPLE = join(ROOT, 'examples', 'editor-backend-plugin')
+
+describe('EditorBackendRegistry and buildEditorBackend', () => {
+  afterEach(() => uninstallEditorBackendBuilder())
+
+  it('registers names in order and refuses duplicates and bad input', () => {
+    const r = createEditorBackendRegistry()
+    r.register('web', () => undefined)
+    expect(r.names()).to.deep.equal(['terminal', 'web'])
+    expect(() => r.register('web', () => undefined)).to.throw("editor backend 'web' is already registered")
+    expect(() => r.register('', () => undefined)).to.throw(/non-empty/)
+    expect(() => r.register('x', 'nope' as never)).to.throw(/factory must be a function/)
+  })
+
+  it('builds the terminal backend by default, without any hook (library use)', () => {
+    const backend = buildEditorBackend({env: cleanEnv({EDITOR: editorPath('append.sh')})})
+    expect(backend).to.be.instanceOf(TerminalEditorBackend)
+    expect((backend as TerminalEditorBackend).command.source).to.equal('EDITOR')
+  })
+
+  it('returns undefined when no editor is configured', () => {
+    expect(buildEditorBackend({env: cleanEnv()})).to.equal(undefined)
+    expect(buildEditorBackend(new EditorConfig({}, {env: cleanEnv()}))).to.equal(undefined)
+  })
+
+  it('edits through the built backend', async () => {
+    const backend = buildEditorBackend({cmd: editorPath('append.sh'), env: cleanEnv()})!
+    expect(await backend.editText('a\n')).to.deep.equal({outcome: 'saved', text: 'a\nappended\n'})
+  })
+
+  it('uses the installed builder: editor.backend picks a registered backend', async () => {
+    const mock = new MockEditorBackend([{outcome: 'saved', text: 'from mock'}])
+    const registry = createEditorBackendRegistry()
+    let seen: EditorConfig | undefined
+    registry.register('mock', (config) => {
+      seen = config
+      return mock
+    })
+    installEditorBackendBuilder(registry)
+    const backend = buildEditorBackend({backend: 'mock', env: cleanEnv({X: '1'})})
+    expect(backend).to.equal(mock)
+    expect(seen?.env.X).to.equal('1')
+    expect(await backend!.editText('in')).to.deep.equal({outcome: 'saved', text: 'from mock'})
+    // The default still resolves to the terminal backend.
+    expect(buildEditorBackend({backend: 'terminal', env: cleanEnv({EDITOR: editorPath('append.sh')})})).to.be.instanceOf(
+      TerminalEditorBackend,
+    )
+  })
+
+  it('rejects an unknown editor.backend with a config error listing the registered ones', () => {
+    const registry = createEditorBackendRegistry()
+    registry.register('web', () => undefined)
+    installEditorBackendBuilder(registry)
+    let error: unknown
+    try {
+      buildEditorBackend({backend: 'nope', env: cleanEnv()})
+    } catch (e) {
+      error = e
+    }
+    expect(isConfigError(error)).to.equal(true)
+    expect((error as Error).message).to.include('editor.backend').and.include('"nope"').and.include('terminal, web')
+  })
+
+  it('lets a factory decline (undefined = no editor)', () => {
+    const registry = new EditorBackendRegistry()
+    registry.register('terminal', () => undefined)
+    installEditorBackendBuilder(registry)
+    expect(buildEditorBackend({env: cleanEnv({EDITOR: editorPath('append.sh')})})).to.equal(undefined)
+  })
+})
+
+describe('jp:editor-backends hook with linked plugins', function () {
+  this.timeout(180_000)
+  let sandbox: Sandbox
+  let t: TempDir
+
+  before(() => {
+    // bin/run.js runs dist/: build it (others build in parallel, hence the lock).
+    execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
+  })
+
+  beforeEach(() => {
+    sandbox = makeSandbox({OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
+    t = tempDir()
+  })
+  afterEach(() => {
+    uninstallEditorBackendBuilder()
+    sandbox.cleanup()
+    t.cleanup()
+  })
+  after(() => uninstallEditorBackendBuilder())
+
+  async function link(dir: string) {
+    const r = await runJp(['plugins', 'link', dir, '--no-install'], {sandbox})
+    expect(r.code, r.stderr).to.equal(0)
+  }
+
+  /** Loads jp's oclif Config against the sandbox's data dir and runs its init hook, as bin/run.js does. */
+  async function runInitHook(): Promise<string> {
+    const saved = {...process.env}
+    const warnings: string[] = []
+    const write = process.stderr.write.bind(process.stderr)
+    Object.assign(process.env, {JP_DATA_DIR: sandbox.env.JP_DATA_DIR, OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      warnings.push(String(chunk))
+      return true
+    }) as typeof process.stderr.write
+    try {
+      const config = await Config.load({root: ROOT})
+      await config.runHook('init', {argv: [], id: undefined})
+    } finally {
+      process.stderr.write = write
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k]
+      Object.assign(process.env, saved)
+    }
+    // oclif wraps warnings to the terminal width behind ' ›   ' gutters: unwrap.
+    return warnings.join('').replace(/\s*\n\s*›?\s*/g, ' ')
+  }
+
+  function writePlugin(name: string, hookSource: string): string {
+    const dir = t.path(name)
+    mkdirSync(join(dir, 'hooks'), {recursive: true})
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({name, version: '1.0.0', type: 'module', oclif: {hooks: {'jp:editor-backends': './hooks/backends.js'}}}),
+    )
+    writeFileSync(join(dir, 'hooks', 'backends.js'), hookSource)
+    return dir
+  }
+
+  it('discovers the example plugin linked with `jp plugins link` and edits through its backend', async () => {
+    await link(EXAMPLE)
+    const list = await runJp(['plugins'], {sandbox})
+    expect(list.stdout).to.include('jp-plugin-record-editor')
+
+    const warnings = await runInitHook()
+    expect(warnings).to.not.match(/hook failed/)
+
+    const log = t.path('record.log')
+    const backend = buildEditorBackend({backend: 'record', env: {JP_RECORD_EDITOR_LOG: log}})
+    expect(backend, 'the record backend should be built').to.not.equal(undefined)
+    const file = t.write('note.md', 'hello\n')
+    expect(await backend!.editFile({paths: ['note.md'], cwd: t.dir})).to.equal('saved')
+    expect(readFileSync(file, 'utf8')).to.equal('hello\nedited by record\n')
+    expect(await backend!.editText('draft')).to.deep.equal({outcome: 'saved', text: 'draft\nedited by record\n'})
+    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(entries).to.deep.equal([
+      {method: 'editFile', paths: ['note.md'], cwd: t.dir},
+      {method: 'editText', content: 'draft'},
+    ])
+    // Without its variable the plugin's factory declines: no editor.
+    expect(buildEditorBackend({backend: 'record', env: {}})).to.equal(undefined)
+  })
+
+  it('without the plugin linked, editor.backend = "record" is an unknown backend', async () => {
+    await runInitHook()
+    expect(() => buildEditorBackend({backend: 'record', env: {}})).to.throw(/unknown editor backend "record"; registered: terminal$/)
+  })
+
+  it('warns naming a plugin whose hook throws, and keeps the other backends', async () => {
+    await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
+    await link(EXAMPLE)
+    const warnings = await runInitHook()
+    expect(warnings).to.include('jp-plugin-broken').and.include('kaboom')
+    expect(warnings).to.not.include('jp-plugin-record-editor')
+    expect(buildEditorBackend({backend: 'record', env: {JP_RECORD_EDITOR_LOG: t.path('l')}})).to.not.equal(undefined)
+  })
+
+  it('warns for a plugin using this.error() instead of letting it end jp', async () => {
+    await link(writePlugin('jp-plugin-errors', `export default async function () { this.error('refused to register') }\n`))
+    const warnings = await runInitHook()
+    expect(warnings).to.include('jp-plugin-errors').and.include('refused to register')
+    // The hook ran from dist/: compare by shape, not instanceof (two module copies).
+    const backend = buildEditorBackend({env: cleanEnv({EDITOR: editorPath('append.sh')})}) as TerminalEditorBackend
+    expect(backend.command.source).to.equal('EDITOR')
+  })
+
+  it('a real jp run with a broken plugin prints the warning on stderr and succeeds', async () => {
+    await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
+    const r = await runJp(['plugins'], {sandbox})
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stdout).to.include('jp-plugin-broken')
+    expect(r.stderr).to.include('jp-plugin-broken').and.include('kaboom')
+    expect(BIN).to.match(/run\.js$/)
+  })
+})
