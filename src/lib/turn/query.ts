@@ -64,8 +64,19 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   }
 
   const wantsEditor = opts.edit || (query === '' && interactive && !opts.noEdit)
+  // The composed query's draft (QUERY_MESSAGE.md) stays until the turn succeeds.
+  let draft: {path: string; adopt(id: string): Promise<void>; discard(): Promise<void>; delta?: Record<string, unknown>} | undefined
   if (wantsEditor) {
-    host.fail('composing the query in the editor is not available yet; pass the query as arguments or on stdin')
+    const {composeInEditor} = await import('../query/run.js')
+    const composed = await composeInEditor({editor, editorConfig, store, workspace, id, query, config, modelFlag: opts.model, printer, fail: host.fail})
+    if (composed.type !== 'query') {
+      await printer.flush()
+      printer.close()
+      return 0
+    }
+    query = composed.text
+    draft = composed.draft
+    if (composed.setsModel) opts = {...opts, model: undefined}
   }
 
   if (query === '') {
@@ -96,6 +107,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   }
 
   if (id === undefined) id = await store.create({title: titleFrom(query)})
+  await draft?.adopt(id)
   await store.setActive(id)
   let release: () => Promise<void>
   try {
@@ -107,6 +119,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   const conversation = await store.load(id)
   if (!conversation.metadata.title) await store.saveMetadata(id, {...conversation.metadata, title: titleFrom(query)})
   const events = conversation.events
+  if (draft?.delta) events.push((await import('../conversation/events.js')).event.configDelta(draft.delta))
   const conversationId = id
 
   const {SignalRouter} = await import('../interrupt/signals.js')
@@ -178,6 +191,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     switch (outcome.type) {
       case 'done':
       case 'stopped':
+        await draft?.discard()
         code = 0
         break
       case 'aborted':

@@ -1,0 +1,150 @@
+// Composing a query in the user's editor (SPEC §9). This is the query
+// command's policy on top of the editor service: it seeds QUERY_MESSAGE.md,
+// hands the path to `editFile` like any other caller, and reads the query and
+// the edited configuration back. The draft is the user's text: it is restored
+// when the editor is cancelled and kept until the turn it starts succeeds.
+import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {dirname} from 'node:path'
+import {isDeepStrictEqual} from 'node:util'
+import type {PartialConfig} from '../config/load.js'
+import type {Config} from '../config/types.js'
+import type {ConversationEvent} from '../conversation/events.js'
+import type {EditorBackend} from '../editor/types.js'
+import {buildQueryDocument, historyText, parseQueryDocument} from './document.js'
+
+export interface ComposeOptions {
+  editor: EditorBackend
+  /** QUERY_MESSAGE.md (`ConversationStore.draftPath`). */
+  draftPath: string
+  /** The editor's working directory: the workspace root. */
+  cwd: string
+  /** Query text given on the command line (with `-e`); seeds the document. */
+  seed: string
+  /** The effective configuration, shown as the editable block. */
+  config: Config
+  /** The model this query would use (a `--model` flag or the config), shown in the block. */
+  modelId: string
+  /** The conversation's events, for the history section (none for a new conversation). */
+  events?: readonly ConversationEvent[]
+}
+
+export type ComposeResult =
+  /** `delta` is set when the configuration block was changed: apply it and record it. */
+  | {type: 'query'; text: string; delta?: PartialConfig}
+  /** Nothing above the marker: the draft is removed and nothing is sent. */
+  | {type: 'empty'}
+  /** The editor was cancelled: the draft is back to what it was before. */
+  | {type: 'cancelled'}
+
+/** The configuration block jp shows: the model and its reasoning setting. */
+export function activeConfigToml(modelId: string, reasoning: string | boolean | undefined): string {
+  const lines = ['[assistant.model]', `id = ${JSON.stringify(modelId)}`]
+  if (reasoning === undefined) lines.push('# parameters.reasoning = "medium"   # true, false, "low", "medium" or "high"')
+  else lines.push(`parameters.reasoning = ${JSON.stringify(reasoning)}`)
+  return lines.join('\n')
+}
+
+/** Opens the editor on the query document until it yields a query, an empty document or a cancel. */
+export async function composeQuery(opts: ComposeOptions): Promise<ComposeResult> {
+  const {parseConfigToml} = await import('../config/load.js')
+  const before = await readDraft(opts.draftPath)
+  const shownToml = activeConfigToml(opts.modelId, opts.config.assistant.model.parameters?.reasoning)
+  const shown = await parseConfigToml(shownToml, 'the active configuration')
+  const history = opts.events ? historyText(opts.events) : undefined
+  const source = `${opts.draftPath} (Active Configuration)`
+
+  // An existing draft (even one a failed turn left behind) is the user's text
+  // and wins; an empty one is seeded like a missing one.
+  const prior = before !== undefined && before.trim() !== '' ? parseQueryDocument(before).query : ''
+  let query = joinSeed(prior, opts.seed)
+  let configToml = shownToml
+  let error: string | undefined
+
+  for (;;) {
+    await writeDraft(opts.draftPath, buildQueryDocument({query, configToml, error, history}))
+    let outcome: 'saved' | 'cancelled'
+    try {
+      outcome = await opts.editor.editFile({paths: [opts.draftPath], cwd: opts.cwd})
+    } catch (e) {
+      await restoreDraft(opts.draftPath, before)
+      throw e
+    }
+    if (outcome === 'cancelled') {
+      await restoreDraft(opts.draftPath, before)
+      return {type: 'cancelled'}
+    }
+
+    const doc = parseQueryDocument((await readDraft(opts.draftPath)) ?? '')
+    let delta: PartialConfig | undefined
+    if (doc.configToml !== undefined) {
+      try {
+        const edited = await parseConfigToml(doc.configToml, source)
+        if (!sameValue(edited, shown)) delta = edited
+      } catch (e) {
+        // Re-open with the user's text and block kept and the reason above it.
+        query = doc.query
+        configToml = doc.configToml
+        error = e instanceof Error ? e.message : String(e)
+        continue
+      }
+    }
+
+    if (doc.query === '') {
+      await rm(opts.draftPath, {force: true})
+      return {type: 'empty'}
+    }
+    return {type: 'query', text: doc.query, ...(delta ? {delta} : {})}
+  }
+}
+
+/**
+ * Moves the draft of a conversation not created yet to the conversation's
+ * own draft path, so a failed first turn is re-seeded by the next `jp query`
+ * (which continues that conversation).
+ */
+export async function adoptDraft(from: string, to: string): Promise<void> {
+  if (from === to) return
+  await mkdir(dirname(to), {recursive: true, mode: 0o700})
+  try {
+    await rename(from, to)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  }
+}
+
+/** Removes the draft once the turn it started has succeeded. */
+export async function discardDraft(path: string): Promise<void> {
+  await rm(path, {force: true})
+}
+
+function joinSeed(prior: string, seed: string): string {
+  const given = seed.trim()
+  if (prior === '') return given
+  if (given === '' || prior.includes(given)) return prior
+  // Nothing typed is lost: the kept draft first, then what was given now.
+  return `${prior}\n\n${given}`
+}
+
+async function readDraft(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw e
+  }
+}
+
+async function writeDraft(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), {recursive: true, mode: 0o700})
+  await writeFile(path, text, {mode: 0o600})
+}
+
+async function restoreDraft(path: string, before: string | undefined): Promise<void> {
+  if (before === undefined) await rm(path, {force: true})
+  else await writeFile(path, before, {mode: 0o600})
+}
+
+// smol-toml tables may not be plain objects; compare their JSON shape.
+function sameValue(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))
+}

@@ -1,0 +1,97 @@
+// The shell around `composeQuery` for `jp query`: picks the draft path,
+// gathers the history, reports the outcome on stderr, and hands the turn a
+// handle on the draft (moved to a new conversation's path, removed only once
+// the turn succeeded).
+import type {EditorConfig} from '../config/editor.js'
+import type {Config} from '../config/types.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Workspace} from '../conversation/workspace.js'
+import type {EditorBackend} from '../editor/types.js'
+import {noEditorMessage} from '../conversation/edit.js'
+import {adoptDraft, composeQuery, discardDraft} from './compose.js'
+
+export const EMPTY_QUERY_NOTICE = 'Query is empty, ignoring.'
+export const CANCELLED_NOTICE = 'The editor was cancelled; nothing was sent.'
+
+export interface DraftHandle {
+  path: string
+  /** The edited configuration block, to record as a `config_delta` event. */
+  delta?: Record<string, unknown>
+  /** Moves a new conversation's draft to the conversation once it exists. */
+  adopt(id: string): Promise<void>
+  discard(): Promise<void>
+}
+
+export type ComposeInEditorResult =
+  | {type: 'query'; text: string; draft: DraftHandle; setsModel: boolean}
+  | {type: 'empty'}
+  | {type: 'cancelled'}
+
+export interface ComposeInEditorOptions {
+  editor: EditorBackend | undefined
+  editorConfig: Pick<EditorConfig, 'envs'>
+  store: ConversationStore
+  workspace: Workspace
+  /** The conversation this query continues; undefined for a new one. */
+  id: string | undefined
+  /** Query text already given (arguments and stdin), seeding the document. */
+  query: string
+  /** The effective config; an edited block is merged into it in place, so the rest of the query sees it. */
+  config: Config
+  modelFlag?: string
+  printer: {notice(line: string): void}
+  fail(error: unknown): never
+  defaultModel?: string
+}
+
+export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
+  if (!opts.editor) opts.fail(`${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`)
+  const draftPath = opts.store.draftPath(opts.id ?? null)
+  const events = opts.id ? (await opts.store.load(opts.id)).events : undefined
+  const modelId = opts.modelFlag ?? opts.config.assistant.model.id ?? opts.defaultModel ?? 'echo/default'
+
+  let result: Awaited<ReturnType<typeof composeQuery>>
+  try {
+    result = await composeQuery({
+      editor: opts.editor,
+      draftPath,
+      cwd: opts.workspace.root,
+      seed: opts.query,
+      config: opts.config,
+      modelId,
+      events,
+    })
+  } catch (error) {
+    opts.fail(error)
+  }
+
+  if (result.type === 'empty') {
+    opts.printer.notice(EMPTY_QUERY_NOTICE)
+    return result
+  }
+  if (result.type === 'cancelled') {
+    opts.printer.notice(CANCELLED_NOTICE)
+    return result
+  }
+
+  let setsModel = false
+  if (result.delta) {
+    const {mergeConfig} = await import('../config/load.js')
+    Object.assign(opts.config, mergeConfig(opts.config, result.delta))
+    setsModel = result.delta.assistant?.model?.id !== undefined
+  }
+  let path = draftPath
+  const draft: DraftHandle = {
+    get path() {
+      return path
+    },
+    delta: result.delta as Record<string, unknown> | undefined,
+    async adopt(id) {
+      const to = opts.store.draftPath(id)
+      await adoptDraft(path, to)
+      path = to
+    },
+    discard: () => discardDraft(path),
+  }
+  return {type: 'query', text: result.text, draft, setsModel}
+}
