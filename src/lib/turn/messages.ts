@@ -29,7 +29,11 @@ export function eventsToMessages(events: readonly ConversationEvent[]): ChatMess
       case 'chat_response': {
         const a = openAssistant()
         if (typeof e.message === 'string') a.content += e.message
-        else if (typeof e.reasoning === 'string') a.reasoning = (a.reasoning ?? '') + e.reasoning
+        else if (typeof e.reasoning === 'string') {
+          a.reasoning = (a.reasoning ?? '') + e.reasoning
+          const signature = (e as {signature?: unknown}).signature
+          if (typeof signature === 'string') a.reasoningSignature = signature
+        }
         break
       }
 

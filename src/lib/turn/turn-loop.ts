@@ -57,6 +57,8 @@ export type TurnOutcome =
 interface Partial {
   text: string
   reasoning: string
+  /** Anthropic signs thinking; the signature must go back with it. */
+  signature?: string
   toolCalls: ToolCallEvent[]
 }
 
@@ -193,6 +195,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
           break
         case 'reasoning':
           partial.reasoning += ev.text
+          if (ev.signature) partial.signature = ev.signature
           show(() => printer.reasoning(ev.text))
           break
         case 'tool_call':
@@ -244,7 +247,10 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
  * next request stays valid for every provider.
  */
 function commitPartial(deps: TurnDeps, partial: Partial, interrupted: boolean): void {
-  if (partial.reasoning !== '') deps.events.push(event.reasoning(partial.reasoning))
+  if (partial.reasoning !== '') {
+    const e = event.reasoning(partial.reasoning)
+    deps.events.push(partial.signature ? {...e, signature: partial.signature} : e)
+  }
   if (partial.text !== '') deps.events.push(event.message(partial.text))
   for (const call of partial.toolCalls) deps.events.push(event.toolCallRequest(call.id, call.name, call.arguments))
   if (interrupted) {
