@@ -55,7 +55,7 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
     result = await composeQuery({
       editor: opts.editor,
       draftPath,
-      cwd: opts.workspace.root,
+      cwd: await editorCwd(opts.workspace.root),
       seed: opts.query,
       config: opts.config,
       modelId,
@@ -94,4 +94,16 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
     discard: () => discardDraft(path),
   }
   return {type: 'query', text: result.text, draft, setsModel}
+}
+
+// The default workspace's directory appears only with its first conversation;
+// until then the editor runs where jp was started.
+async function editorCwd(root: string): Promise<string> {
+  const {stat} = await import('node:fs/promises')
+  try {
+    if ((await stat(root)).isDirectory()) return root
+  } catch {
+    // not created yet
+  }
+  return process.cwd()
 }
