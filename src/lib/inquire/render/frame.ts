@@ -3,7 +3,7 @@
 // the help line — cut to a viewport around the cursor when the buffer is
 // taller than the terminal.
 import {displayWidth, graphemes} from '../text.js'
-import {cursorIn, LineLayoutCache} from './layout.js'
+import {cursorIn, type LineLayoutCache, type WrappedLine} from './layout.js'
 
 export interface ReplyView {
   /** The prompt line (the last line of the message; earlier lines are printed once, above). */
@@ -64,34 +64,16 @@ export function buildFrame(view: ReplyView, cache: LineLayoutCache, scrollTop = 
     }
   }
 
-  const bodyRows: string[] = []
-  const bodyWidths: number[] = []
-  let cursorRow = 0
-  let cursorCol = 0
-  let lineStart = 0
-  const lines = view.text.split('\n')
-  for (let li = 0; li < lines.length; li++) {
-    const line = lines[li]
-    const first = li === 0 ? width - firstPrefixWidth : restWidth
-    const wrapped = cache.get(line, first, restWidth)
-    const lineEnd = lineStart + line.length
-    if (view.cursor >= lineStart && view.cursor <= lineEnd) {
-      const at = cursorIn(wrapped, view.cursor - lineStart)
-      cursorRow = bodyRows.length + at.row
-      cursorCol = (li === 0 && at.row === 0 ? firstPrefixWidth : CONTINUATION_WIDTH) + at.col
-    }
-    for (let r = 0; r < wrapped.rows.length; r++) {
-      const row = wrapped.rows[r]
-      if (li === 0 && r === 0) {
-        bodyRows.push(firstPrefix + row.text)
-        bodyWidths.push(firstPrefixWidth + row.width)
-      } else {
-        bodyRows.push(contPrefix + row.text)
-        bodyWidths.push(CONTINUATION_WIDTH + row.width)
-      }
-    }
-    lineStart = lineEnd + 1
-  }
+  const sig = `${width}|${firstPrefixWidth}|${view.color}|${view.message}`
+  const body = layoutBody(view.text, sig, cache, width - firstPrefixWidth, restWidth, firstPrefix, firstPrefixWidth, contPrefix)
+  const {rows: bodyRows, widths: bodyWidths} = body
+  // The line holding the cursor: the last one whose start is at or before it.
+  let li = body.lineStarts.length - 1
+  while (li > 0 && body.lineStarts[li] > view.cursor) li--
+  const wrapped = body.wrapped[li]
+  const at = cursorIn(wrapped, view.cursor - body.lineStarts[li])
+  const cursorRow = body.lineRows[li] + at.row
+  const cursorCol = (li === 0 && at.row === 0 ? firstPrefixWidth : CONTINUATION_WIDTH) + at.col
 
   const rows = [...headRows]
   const widths = [...headWidths]
@@ -105,8 +87,8 @@ export function buildFrame(view: ReplyView, cache: LineLayoutCache, scrollTop = 
   }
 
   // The viewport scrolls the header and body together; the help row stays.
-  const scrollable = [...headRows, ...bodyRows]
-  const scrollableWidths = [...headWidths, ...bodyWidths]
+  const scrollable = headRows.length === 0 ? bodyRows : [...headRows, ...bodyRows]
+  const scrollableWidths = headRows.length === 0 ? bodyWidths : [...headWidths, ...bodyWidths]
   const cursorAt = headRows.length + cursorRow
   const room = Math.max(1, view.height - helpRows.length)
   rows.length = 0
@@ -139,4 +121,75 @@ export function truncate(text: string, max: number): {text: string; width: numbe
     used += gw
   }
   return {text: out + '…', width: used + 1}
+}
+
+interface Body {
+  sig: string
+  text: string
+  lines: string[]
+  lineStarts: number[]
+  /** Index of each line's first row in `rows`. */
+  lineRows: number[]
+  wrapped: WrappedLine[]
+  rows: string[]
+  widths: number[]
+}
+
+const bodies = new WeakMap<LineLayoutCache, Body>()
+
+/**
+ * The buffer's rows. Typing printable ASCII at the end of the buffer (the
+ * common case) re-lays-out only the last line and reuses every other row
+ * string, so a keystroke costs the same at 100 or 10,000 characters.
+ */
+function layoutBody(
+  text: string,
+  sig: string,
+  cache: LineLayoutCache,
+  firstWidth: number,
+  restWidth: number,
+  firstPrefix: string,
+  firstPrefixWidth: number,
+  contPrefix: string,
+): Body {
+  const prev = bodies.get(cache)
+  let from = 0
+  let body: Body
+  if (prev && prev.sig === sig && text.length > prev.text.length && text.startsWith(prev.text) && /^[\x20-\x7e]+$/.test(text.slice(prev.text.length))) {
+    from = prev.lines.length - 1
+    const lines = prev.lines.slice()
+    lines[from] += text.slice(prev.text.length)
+    body = {
+      sig,
+      text,
+      lines,
+      lineStarts: prev.lineStarts,
+      lineRows: prev.lineRows.slice(0, from),
+      wrapped: prev.wrapped.slice(0, from),
+      rows: prev.rows.slice(0, prev.lineRows[from]),
+      widths: prev.widths.slice(0, prev.lineRows[from]),
+    }
+  } else {
+    const lines = text.split('\n')
+    const lineStarts: number[] = []
+    let start = 0
+    for (const line of lines) {
+      lineStarts.push(start)
+      start += line.length + 1
+    }
+    body = {sig, text, lines, lineStarts, lineRows: [], wrapped: [], rows: [], widths: []}
+  }
+  for (let li = from; li < body.lines.length; li++) {
+    const wrapped = cache.get(body.lines[li], li === 0 ? firstWidth : restWidth, restWidth)
+    body.lineRows.push(body.rows.length)
+    body.wrapped.push(wrapped)
+    for (let r = 0; r < wrapped.rows.length; r++) {
+      const row = wrapped.rows[r]
+      const first = li === 0 && r === 0
+      body.rows.push((first ? firstPrefix : contPrefix) + row.text)
+      body.widths.push((first ? firstPrefixWidth : CONTINUATION_WIDTH) + row.width)
+    }
+  }
+  bodies.set(cache, body)
+  return body
 }
