@@ -154,6 +154,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   let menu: Promise<StreamingInterruptAction> | undefined
   let decision: StreamingInterruptAction | undefined
   let ended = false
+  // Whether what was shown so far ends a line: the menu must start on its own.
+  let atLineStart = true
   const show = (fn: () => void) => (held ? held.push(fn) : fn())
 
   const pop = router?.push(() => {
@@ -162,6 +164,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     const handler = deps.interactive.interrupts
     menu = (async () => {
       await printer.flush()
+      if (!atLineStart) printer.promptWriter()?.write('\r\n')
       return handler.handleStreamingInterrupt(!ended)
     })()
     void menu.then(
@@ -191,12 +194,18 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
       switch (ev.type) {
         case 'text':
           partial.text += ev.text
-          show(() => printer.assistant(ev.text))
+          show(() => {
+            printer.assistant(ev.text)
+            atLineStart = ev.text.endsWith('\n')
+          })
           break
         case 'reasoning':
           partial.reasoning += ev.text
           if (ev.signature) partial.signature = ev.signature
-          show(() => printer.reasoning(ev.text))
+          show(() => {
+            printer.reasoning(ev.text)
+            if (ev.text !== '') atLineStart = ev.text.endsWith('\n')
+          })
           break
         case 'tool_call':
           partial.toolCalls.push(ev)
