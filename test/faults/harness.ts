@@ -65,8 +65,12 @@ export interface LiveJp {
 }
 
 /** Starts `jp ARGS` like runJp but hands back the live child. */
-export function startJp(args: string[], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv; input?: string}): LiveJp {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export function startJp(
+  args: string[],
+  opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv; input?: string; prefix?: string[]},
+): LiveJp {
+  const argv = [...(opts.prefix ?? []), process.execPath, BIN, ...args]
+  const child = spawn(argv[0], argv.slice(1), {
     cwd: opts.sandbox.cwd,
     env: {...opts.sandbox.env, ...opts.env},
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -102,6 +106,18 @@ export function startJp(args: string[], opts: {sandbox: Sandbox; env?: NodeJS.Pr
         check()
       }),
   }
+}
+
+/** startJp run to completion, with what it printed. */
+export async function runJpWith(
+  args: string[],
+  opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv; input?: string; prefix?: string[]},
+): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}> {
+  const live = startJp(args, opts)
+  const timer = setTimeout(() => live.child.kill('SIGKILL'), 30_000)
+  const {code, signal} = await live.done
+  clearTimeout(timer)
+  return {code, signal, stdout: live.stdout(), stderr: live.stderr()}
 }
 
 /**

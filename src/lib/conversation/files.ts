@@ -21,7 +21,13 @@ export async function writeIfChanged(path: string, text: string): Promise<boolea
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
   const {default: writeFileAtomic} = await import('write-file-atomic')
-  await writeFileAtomic(path, text)
+  try {
+    await writeFileAtomic(path, text)
+  } catch (e) {
+    // write-file-atomic's errors name a temp file or only an fd: name the real file.
+    const err = e as NodeJS.ErrnoException
+    throw Object.assign(new Error(`cannot write ${path}: ${err.message}`, {cause: e}), {code: err.code})
+  }
   return true
 }
 

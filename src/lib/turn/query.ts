@@ -106,9 +106,14 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     host.fail(error)
   }
 
-  if (id === undefined) id = await store.create({title: titleFrom(query)})
-  await draft?.adopt(id)
-  await store.setActive(id)
+  // Storage failures (read-only directory, full disk) end as one line, not a stack.
+  try {
+    if (id === undefined) id = await store.create({title: titleFrom(query)})
+    await draft?.adopt(id)
+    await store.setActive(id)
+  } catch (error) {
+    host.fail(error)
+  }
   let release: () => Promise<void>
   try {
     release = await store.lock(id, {waitMs: LOCK_WAIT_MS})
@@ -116,8 +121,14 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     host.fail(error)
   }
 
-  const conversation = await store.load(id)
-  if (!conversation.metadata.title) await store.saveMetadata(id, {...conversation.metadata, title: titleFrom(query)})
+  let conversation: Awaited<ReturnType<ConversationStore['load']>>
+  try {
+    conversation = await store.load(id)
+    if (!conversation.metadata.title) await store.saveMetadata(id, {...conversation.metadata, title: titleFrom(query)})
+  } catch (error) {
+    await release().catch(() => {})
+    host.fail(error)
+  }
   const events = conversation.events
   if (draft?.delta) events.push((await import('../conversation/events.js')).event.configDelta(draft.delta))
   const conversationId = id
@@ -206,6 +217,10 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
         await router.shutdown()
         return 130
     }
+  } catch (error) {
+    // The turn itself failed (e.g. events.json could not be written): one line.
+    printer.error(`Error: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}`)
+    code = 1
   } finally {
     if (!router.shuttingDown) {
       await release().catch(() => {})
