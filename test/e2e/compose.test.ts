@@ -189,7 +189,7 @@ describe('e2e: composing the query in the editor', function () {
     const s = await store()
     const [conv] = await s.list()
     const events = (await s.load(conv.id)).events
-    const deltas = events.filter((e) => e.type === 'config_delta') as Array<{delta: {assistant: {model: {id: string}}}}>
+    const deltas = events.filter((e) => e.type === 'config_delta') as unknown as Array<{delta: {assistant: {model: {id: string}}}}>
     expect(deltas).to.have.length(1)
     expect(deltas[0].delta.assistant.model.id).to.equal('llamacpp/y')
   })
