@@ -279,6 +279,12 @@ export class KeyDecoder {
     if (isC1(code)) return {keys: [], consumed: 2}
     // Alt + one grapheme (so Alt+é is one key).
     const {segment} = segmenter.segment(s.slice(1))[Symbol.iterator]().next().value!
+    // A non-ASCII grapheme that reaches the end of the input may still grow
+    // (a surrogate pair, a ZWJ sequence split across reads): wait for the
+    // rest or the flush. ASCII (Alt+letter) never waits.
+    if (!final && /[^\x00-\x7f]/.test(segment) && (1 + segment.length === s.length || /[\ud800-\udbff\u200d]$/.test(s))) {
+      return 'incomplete'
+    }
     const lower = segment.toLowerCase()
     const shift = segment !== lower && segment.toUpperCase() === segment
     const name = segment === ' ' ? 'space' : lower

@@ -193,3 +193,16 @@ describe('KeyDecoder', () => {
     })
   })
 })
+
+describe('KeyDecoder: Alt + a grapheme split across reads', () => {
+  for (const text of ['👨‍👩‍👧‍👦', '🇫🇷', 'é']) {
+    it(`decodes ESC ${text} as one Alt key at every split point`, () => {
+      const input = '\x1b' + text
+      for (let cut = 1; cut < input.length; cut++) {
+        const d = new KeyDecoder()
+        const keys = [...d.feed(input.slice(0, cut)), ...d.feed(input.slice(cut)), ...d.flush()]
+        expect(keys.map((k) => [k.name, k.meta]), `cut at ${cut}`).to.deep.equal([[text, true]])
+      }
+    })
+  }
+})
