@@ -1,7 +1,7 @@
 // Anthropic Messages API over SSE. Blocks arrive as start/delta/stop triples;
 // tool input is JSON text in fragments, parsed only at its block's stop.
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
-import {describeErrorValue, isRecord, joinUrl, postJson, readText} from './http.js'
+import {describeErrorValue, isRecord, joinUrl, postJson, readText, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -38,7 +38,7 @@ class AnthropicProvider implements Provider {
       const res = await postJson({provider: name, url, headers, body, signal})
       yield* parseAnthropicStream(name, readText(name, res, signal))
     }
-    return withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY)
+    return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
 }
 

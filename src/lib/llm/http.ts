@@ -164,3 +164,19 @@ function shorten(s: string): string {
   const line = oneLine(s)
   return line.length > 300 ? `${line.slice(0, 297)}...` : line
 }
+
+/**
+ * Passes `events` through, removing `secret` (the API key) from any error's
+ * message: providers echo a rejected key back in their error bodies, and
+ * error messages end up on stderr.
+ */
+export async function* redactSecret<T>(events: AsyncIterable<T>, secret: string | undefined): AsyncGenerator<T> {
+  try {
+    yield* events
+  } catch (error) {
+    if (secret && error instanceof Error && error.message.includes(secret)) {
+      error.message = error.message.split(secret).join('[redacted key]')
+    }
+    throw error
+  }
+}

@@ -2,7 +2,7 @@
 // Ollama's /v1 all speak it, each with its own small liberties (fragmented or
 // whole tool arguments, reasoning under three names, usage-only chunks).
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
-import {describeErrorValue, isRecord, joinUrl, postJson, readText} from './http.js'
+import {describeErrorValue, isRecord, joinUrl, postJson, readText, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -36,7 +36,7 @@ class OpenAIProvider implements Provider {
       const res = await postJson({provider: this.name, url, headers, body, signal})
       yield* parseOpenAIStream(this.name, readText(this.name, res, signal))
     }
-    return withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY)
+    return redactSecret(withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
 }
 
