@@ -158,6 +158,23 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolMessage(1).content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
     })
 
+    it('N skips and remembers for the turn: neither call runs, one prompt', async () => {
+      const t = await jp(
+        await setup([
+          {body: openaiToolCall('call_1', 'record', {n: 1})},
+          {body: openaiToolCall('call_2', 'record', {n: 2})},
+          {body: openaiText(['Done.'])},
+        ]),
+      )
+      await t.waitForText(ASK)
+      t.send('N')
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([])
+      expect(count(t.output(), ASK)).to.equal(1)
+      expect(toolMessage(1, 'call_1').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+      expect(toolMessage(2, 'call_2').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+    })
+
     it('p prints the arguments as pretty JSON, then asks again', async () => {
       const t = await jp(await setup(oneCall()))
       await t.waitForText(ASK)
@@ -295,6 +312,27 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolRuns()).to.deep.equal([])
       expect(toolMessage(1).content).to.equal('Not now, thanks.')
     })
+    it('r submitted with the placeholder unchanged, or cancelled with Ctrl+C, means no reason', async () => {
+      const t = await jp(
+        await setup([
+          {body: openaiToolCall('call_1', 'record', {n: 1})},
+          {body: openaiToolCall('call_2', 'record', {n: 2})},
+          {body: openaiText(['Done.'])},
+        ]),
+      )
+      await t.waitForText(ASK)
+      t.send('r')
+      await screenCount(t, 'Reason for skipping (optional)', 1)
+      t.send(keys.enter)
+      await screenCount(t, ASK, 2)
+      t.send('r')
+      await screenCount(t, 'Reason for skipping (optional)', 2)
+      t.send(keys.ctrlC)
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([])
+      expect(toolMessage(1, 'call_1').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+      expect(toolMessage(2, 'call_2').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+    })
   })
 
   describe('result review (§8.3)', () => {
@@ -335,6 +373,30 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send(keys.enter)
       await finish(t)
       expect(toolMessage(1).content).to.equal('the user rewrote this result')
+    })
+
+    it('result = "ask": Enter picks the default, deliver', async () => {
+      const t = await jp(await setup(oneCall()), resultAsk)
+      await t.waitForText(ASK)
+      t.send('y')
+      await t.waitForText(`${DELIVER} [y,n,e,?]`)
+      t.send(keys.enter)
+      await finish(t)
+      expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(ARGS)}`)
+    })
+
+    it('result = "ask": Ctrl+C in the result edit delivers the original', async () => {
+      const t = await jp(await setup(oneCall()), resultAsk)
+      await t.waitForText(ASK)
+      t.send('y')
+      await t.waitForText(DELIVER)
+      t.send('e')
+      await t.waitForText(HELP_LINE)
+      t.send(keys.ctrlU)
+      t.type('half a rewrite')
+      t.send(keys.ctrlC)
+      await finish(t)
+      expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(ARGS)}`)
     })
 
     it('result = "edit" (in the config file) starts at the editor step; an empty submit delivers the original', async () => {
