@@ -145,7 +145,9 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
     const {InterruptHandler} = await import('../interrupt/handler.js')
     const {ToolPrompter} = await import('../tool/prompter.js')
-    const backend = new TerminalPromptBackend()
+    // Graceful shutdown closes any open prompt (restoring the terminal) and
+    // refuses new ones, so no menu outlives the turn.
+    const backend = new TerminalPromptBackend({context: {signal: router.shutdownSignal}})
     const editMode = config.editor.inline.edit_mode
     const notice = (line: string) => printer.warn(line)
     const history = () => replyHistory(events)

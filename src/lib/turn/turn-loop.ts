@@ -169,6 +169,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     })()
     void menu.then(
       (d) => {
+        // Shutdown closed the menu's prompt: its answer means nothing now.
+        if (router?.shutdownSignal.aborted) return
         decision = d
         if (d.type === 'resume' || d.type === 'continue') {
           const h = held ?? []
@@ -226,10 +228,17 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   }
 
   // The stream may end (or fail) while the menu is still open: the user's
-  // choice decides what happens to what arrived.
+  // choice decides what happens to what arrived — unless graceful shutdown
+  // (SIGTERM, SIGHUP) starts meanwhile: then nobody is left to answer, and
+  // waiting would keep the process alive with a prompt on the screen.
+  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
   while (menu) {
     const open: Promise<StreamingInterruptAction> = menu
-    await open.catch(() => {})
+    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
+    if (router?.shutdownSignal.aborted) {
+      menu = undefined
+      break
+    }
     if (menu === open) menu = undefined
   }
 
@@ -248,6 +257,11 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   }
 
   return {partial, decision, error, shutdown}
+}
+
+function abortPromise(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
 }
 
 /**

@@ -1,0 +1,344 @@
+// The interactive turn end to end (SPEC §1 invariants 3, 6, 7; §7): bin/run.js
+// in a real pseudo-terminal against a local server that streams slowly, real
+// Ctrl+C bytes typed on the terminal, real script editors. Each test checks
+// what the user sees, what the next request carries, what events.json keeps,
+// the exit status, and that `stty -a` is the same before and after.
+import {expect} from 'chai'
+import {readFileSync} from 'node:fs'
+import {keys} from '../helpers/pty.js'
+import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
+import {JpRun, REPLY_EDITOR, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
+
+const MENU = 'Interrupted [c,r,s,a,?]'
+const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
+/** A long answer, slow enough to interrupt at leisure. */
+const SLOW: SlowResponse = {text: words(60), intervalMs: 80}
+const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\x1b/
+
+type Msg = {role: string; content: unknown}
+
+describe('e2e: interrupting a streaming answer in a terminal', function () {
+  this.timeout(60_000)
+  let server: SlowServer
+  let run: JpRun | undefined
+
+  afterEach(async () => {
+    run?.dispose()
+    run = undefined
+    await server?.close()
+  })
+
+  async function start(script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}): Promise<JpRun> {
+    server = await startSlowServer(script)
+    run = new JpRun({baseUrl: server.baseUrl, ...opts})
+    return run.start()
+  }
+
+  /** Waits for a few words of the answer, then types Ctrl+C and waits for the menu. */
+  async function interrupt(r: JpRun, after = 'w3 '): Promise<void> {
+    await r.term.waitForText(after)
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(MENU)
+  }
+
+  const messages = (i: number) => server.requests[i].json().messages as Msg[]
+  const messageEvents = (events: Array<{type: string; message?: string}>) => events.filter((e) => e.type === 'chat_response' && typeof e.message === 'string').map((e) => e.message!)
+
+  it('r: the reply stops the stream, and the next request carries the partial answer and the reply as the new user message', async () => {
+    const r = await start([SLOW, SHORT])
+    await interrupt(r)
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.type('please stop there')
+    r.term.send(keys.enter)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(server.requests).to.have.length(2)
+    expect(server.completed[0]).to.equal(false)
+    const msgs = messages(1)
+    const [assistant, user] = msgs.slice(-2)
+    expect(user).to.deep.equal({role: 'user', content: 'please stop there'})
+    expect(assistant.role).to.equal('assistant')
+    const partial = assistant.content as string
+    expect(partial.startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect(fullText(SLOW).startsWith(partial)).to.equal(true)
+    expect(partial.length).to.be.lessThan(fullText(SLOW).length)
+    // The stored conversation is the same story.
+    const events = await r.events()
+    expect(messageEvents(events)).to.deep.equal([partial, 'short answer.'])
+    expect(events.filter((e) => e.type === 'chat_request').map((e) => (e as {content: string}).content)).to.deep.equal(['tell me a story', 'please stop there'])
+    expect(r.term.screenText()).to.include('short answer.')
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('c: output is held while the menu is open, then shown; stdout ends up exactly the full stream', async () => {
+    const r = await start([{text: words(30), intervalMs: 60}], {redirect: 'files'})
+    await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(MENU)
+    const atMenu = r.stdoutSoFar()
+    // The stream runs to its end behind the menu; nothing more reaches stdout.
+    await r.poll(() => server.completed[0] === true, 'the server finished the response')
+    await new Promise((res) => setTimeout(res, 200))
+    expect(r.stdoutSoFar()).to.equal(atMenu)
+    expect(atMenu.length).to.be.lessThan(words(30).join('').length)
+    r.term.send('c')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(res.stdout.trimEnd()).to.equal(words(30).join('').trimEnd())
+    expect(server.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('Esc at the menu continues the live stream', async () => {
+    const r = await start([{text: words(40), intervalMs: 60}], {redirect: 'files'})
+    await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(MENU)
+    r.term.send(keys.escape)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(res.stdout.trimEnd()).to.equal(words(40).join('').trimEnd())
+    expect(server.completed[0]).to.equal(true)
+    expect(server.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('Ctrl+X at the reply opens the editor seeded with the typed text, re-seeds the buffer with its result, and Enter sends it', async () => {
+    const log = `${process.env.TMPDIR ?? '/tmp'}/jp-int-editor-${process.pid}-${Date.now()}.log`
+    const r = await start([SLOW, SHORT], {env: {JP_EDITOR: REPLY_EDITOR, REPLY_TEXT: 'from the editor', EDITOR_LOG: log}})
+    await interrupt(r)
+    r.term.send('r')
+    await r.term.waitForText('Ctrl+X')
+    r.term.type('typed inline')
+    r.term.send(keys.ctrlX)
+    await r.term.waitFor(() => /Reply:.*from the editor/.test(r.term.screenText()), 'the buffer re-seeded from the editor')
+    expect(readFileSync(log, 'utf8')).to.equal('seeded:typed inline\n')
+    r.term.send(keys.enter)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(messages(1).at(-1)).to.deep.equal({role: 'user', content: 'from the editor'})
+    // An inline reply is on screen already: not echoed again as `> ...`.
+    expect(r.term.screenText()).not.to.include('> from the editor')
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('compose_in_editor=true opens the editor directly; its reply is echoed and sent', async () => {
+    const r = await start([SLOW, SHORT], {
+      args: ['--cfg', 'interrupt.streaming.compose_in_editor=true'],
+      env: {JP_EDITOR: REPLY_EDITOR, REPLY_TEXT: 'written in the editor'},
+    })
+    await interrupt(r)
+    r.term.send('r')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(r.term.screenText()).to.include('> written in the editor')
+    expect(r.term.output()).not.to.include('Reply:')
+    expect(messages(1).at(-1)).to.deep.equal({role: 'user', content: 'written in the editor'})
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('compose_in_editor="always" with a missing editor program: a notice and back to the menu', async () => {
+    const r = await start([SLOW], {
+      args: ['--cfg', 'interrupt.streaming.compose_in_editor="always"'],
+      env: {JP_EDITOR: '/nonexistent/jp-editor-xyz'},
+    })
+    await interrupt(r)
+    r.term.markOutput()
+    r.term.send('r')
+    await r.term.waitForText("Couldn't open your editor")
+    await r.term.waitFor(() => r.term.outputSinceMark().includes('Interrupted'), 'the menu again')
+    expect(r.term.screenText()).to.include('Returning to the menu.')
+    r.term.send('s')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(server.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('compose_in_editor="never": the reply help line does not offer Ctrl+X', async () => {
+    const r = await start([SLOW, SHORT], {
+      args: ['--cfg', 'interrupt.streaming.compose_in_editor="never"'],
+      env: {JP_EDITOR: REPLY_EDITOR, REPLY_TEXT: 'must not be used'},
+    })
+    await interrupt(r)
+    r.term.send('r')
+    await r.term.waitForText('Enter to send')
+    expect(r.term.screenText()).not.to.include('Ctrl+X')
+    r.term.type('inline only')
+    r.term.send(keys.ctrlX + keys.enter)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(messages(1).at(-1)).to.deep.equal({role: 'user', content: 'inline only'})
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('s: exits 0 with the partial answer stored and no further request', async () => {
+    const r = await start([SLOW])
+    await interrupt(r)
+    r.term.send('s')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    const stored = messageEvents(await r.events())
+    expect(stored).to.have.length(1)
+    expect(stored[0].startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect(fullText(SLOW).startsWith(stored[0])).to.equal(true)
+    expect(stored[0].length).to.be.lessThan(fullText(SLOW).length)
+    expect(server.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('a: discards the turn from events.json and exits 130', async () => {
+    const r = await start([SHORT, SLOW])
+    // A first, finished turn that must survive the abort of the second.
+    await r.term.waitForText('short answer.')
+    const first = await r.finish()
+    expect(first.code).to.equal(0)
+    const before = await r.events()
+    r.term.dispose()
+    await r.start('a second question')
+    await interrupt(r)
+    r.term.send('a')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(130)
+    expect(r.term.screenText()).to.include('Aborted')
+    expect(await r.events()).to.deep.equal(before)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('Ctrl+C at the menu escalates: graceful shutdown, partial stored, exit 130', async () => {
+    const r = await start([SLOW])
+    await interrupt(r)
+    r.term.send(keys.ctrlC)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(130)
+    const stored = messageEvents(await r.events())
+    expect(stored).to.have.length(1)
+    expect(stored[0].startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect(server.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('three Ctrl+C in quick succession, while the menu is still being drawn: exit 130 with the terminal restored', async () => {
+    const r = await start([SLOW])
+    await r.term.waitForText('w3 ')
+    // Typed, not pasted: signals sent in one write coalesce in the kernel.
+    for (let i = 0; i < 3; i++) {
+      r.term.send(keys.ctrlC)
+      await new Promise((res) => setTimeout(res, 15))
+    }
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(130)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  for (const redirect of ['pipe', 'files'] as const) {
+    it(`${redirect === 'pipe' ? '| cat' : '> file 2> file'}: the menu and the reply prompt are on the terminal; stdout and stderr carry no prompt bytes`, async () => {
+      const r = await start([SLOW, SHORT], {redirect})
+      await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(MENU)
+      r.term.send('r')
+      await r.term.waitForText('Reply:')
+      r.term.type('go on')
+      r.term.send(keys.enter)
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(0)
+      expect(r.term.output()).to.include('Interrupted')
+      for (const [name, text] of [['stdout', res.stdout], ['stderr', res.stderr]]) {
+        expect(text, name).not.to.include('Interrupted')
+        expect(text, name).not.to.include('Reply:')
+        expect(text, name).not.to.include('go on')
+      }
+      expect(ESCAPES.test(res.stdout), 'escape sequences in stdout').to.equal(false)
+      expect(res.stdout.startsWith('w0 w1 w2 w3 ')).to.equal(true)
+      expect(res.stdout).to.include('short answer.')
+      expect(messages(1).at(-1)).to.deep.equal({role: 'user', content: 'go on'})
+      expect(res.sttyAfter).to.equal(res.sttyBefore)
+    })
+  }
+
+  it('SIGTERM during the reply prompt: exit 143, partial stored, terminal restored', async () => {
+    const r = await start([SLOW])
+    await interrupt(r)
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.type('half a thought')
+    await r.term.waitForText('half a thought')
+    process.kill(r.jpPid(), 'SIGTERM')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(143)
+    const stored = messageEvents(await r.events())
+    expect(stored).to.have.length(1)
+    expect(stored[0].startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+    // Bracketed paste and kitty flags off, cursor shown, after the prompt turned them on.
+    const out = r.term.output()
+    expect(out.lastIndexOf('\x1b[?2004l')).to.be.greaterThan(out.lastIndexOf('\x1b[?2004h'))
+  })
+
+  it('an interrupt during reasoning commits the partial reasoning as reasoning before the reply', async () => {
+    const thinking: SlowResponse = {reasoning: words(40, 'r'), text: words(5), intervalMs: 80}
+    const r = await start([thinking, SHORT])
+    await interrupt(r, 'r3 ')
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.type('skip the thinking')
+    r.term.send(keys.enter)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    const events = (await r.events()) as Array<{type: string; message?: string; reasoning?: string; content?: string}>
+    const i = events.findIndex((e) => e.type === 'chat_response' && e.reasoning !== undefined)
+    expect(i).to.be.greaterThan(-1)
+    const reasoning = events[i].reasoning!
+    expect(reasoning.startsWith('r0 r1 r2 r3 ')).to.equal(true)
+    expect(words(40, 'r').join('').startsWith(reasoning)).to.equal(true)
+    // No answer text had arrived: no message event in between.
+    expect(events[i + 1]).to.include({type: 'chat_request', content: 'skip the thinking'})
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+})
+
+describe('e2e: model output with control sequences', function () {
+  this.timeout(60_000)
+  let server: SlowServer
+  let run: JpRun | undefined
+  afterEach(async () => {
+    run?.dispose()
+    run = undefined
+    await server?.close()
+  })
+
+  const NASTY = ['safe ', '\x1b]0;pwned title\x07', 'text ', '\x1b]52;c;cHduZWQ=\x07', 'more\x1b[2J', '\x1b[5;1H', '\x1b[31mred\x1b[0m', ' end']
+  const script: SlowResponse[] = [{text: NASTY, intervalMs: 5}]
+
+  it('on a terminal: OSC title, OSC 52, clear screen and cursor movement never reach the screen; events.json keeps the text unaltered', async () => {
+    server = await startSlowServer(script)
+    run = new JpRun({baseUrl: server.baseUrl})
+    const r = await run.start()
+    const res = await r.finish()
+    expect(res.code).to.equal(0)
+    const raw = r.term.output()
+    expect(raw).not.to.include('\x1b]0;')
+    expect(raw).not.to.include('\x1b]52;')
+    expect(raw).not.to.include('\x1b[2J')
+    expect(raw).not.to.include('\x1b[5;1H')
+    expect(raw).to.include('safe text more')
+    expect(r.term.screenText()).to.include('red end')
+    const events = (await r.events()) as Array<{type: string; message?: string}>
+    expect(events.find((e) => e.type === 'chat_response')?.message).to.equal(NASTY.join(''))
+  })
+
+  it('| cat into a file: stdout gets the raw bytes (only output shown on a terminal is sanitized)', async () => {
+    server = await startSlowServer(script)
+    run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
+    const r = await run.start()
+    const res = await r.finish()
+    expect(res.code).to.equal(0)
+    expect(res.stdout.replace(/\n$/, '')).to.equal(NASTY.join(''))
+    expect(r.term.output()).not.to.include('\x1b]52;')
+  })
+})
+
