@@ -70,6 +70,14 @@ export interface ToolCoordinatorDeps {
   pushInterrupt: PushInterrupt
   /** "Remember for this turn" answers; one per turn. */
   decisions: TurnToolDecisions
+  /**
+   * Announces a call just before it is handled (its prompts, its run). With
+   * several calls in one message, announcing them all up front would leave
+   * identical `Run local tool NAME?` prompts the user cannot tell apart.
+   */
+  onCallStart?: (call: ToolCallRequest) => void | Promise<void>
+  /** Reports a call's recorded response as soon as it is known. */
+  onCallAnswered?: (call: ToolCallRequest, response: ToolResponse) => void | Promise<void>
 }
 
 export interface CoordinatorOutcome {
@@ -103,15 +111,19 @@ export async function coordinateToolCalls(
   let stop = false
   let escalate = false
   for (const call of calls) {
+    await deps.onCallStart?.(call)
     if (stop) {
       // The user ended the turn: the remaining calls are answered, not run.
       const config = resolveToolConfig(deps.tools, call.name)
-      responses.push({id: call.id, content: config?.cancellation_response ?? defaultCancellationResponse(deps.tools), isError: false})
+      const response = {id: call.id, content: config?.cancellation_response ?? defaultCancellationResponse(deps.tools), isError: false}
+      responses.push(response)
+      await deps.onCallAnswered?.(call, response)
       continue
     }
 
     const outcome = await answerCall(call, deps)
     responses.push(outcome.response)
+    await deps.onCallAnswered?.(call, outcome.response)
     if (outcome.stop || outcome.escalate) stop = true
     if (outcome.escalate) escalate = true
   }
