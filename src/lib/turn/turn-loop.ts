@@ -284,12 +284,7 @@ function commitPartial(deps: TurnDeps, partial: Partial, interrupted: boolean): 
 
 async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnToolDecisions): Promise<'next' | 'stop' | 'shutdown'> {
   const {printer, router} = deps
-  for (const call of calls) {
-    printer.chrome(`⚙ ${call.name} ${JSON.stringify(call.arguments)}`)
-    printer.event({type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments})
-  }
-
-  await printer.flush()
+  const byId = new Map(calls.map((c) => [c.id, c]))
   const outcome = await coordinateToolCalls(
     calls.map((c) => ({
       id: c.id,
@@ -307,14 +302,23 @@ async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnT
       run: deps.runTool,
       pushInterrupt: (handler) => router?.push(() => handler()) ?? (() => {}),
       decisions,
+      // Each call's header right before its prompts and its result line right
+      // after: with several calls the user sees which one is being asked about.
+      onCallStart: async (request) => {
+        const call = byId.get(request.id)!
+        printer.chrome(`⚙ ${call.name} ${JSON.stringify(call.arguments)}`)
+        printer.event({type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments})
+        await printer.flush()
+      },
+      onCallAnswered: (request, response) => {
+        printer.event({type: 'tool_result', id: response.id, content: response.content, is_error: response.isError})
+        printer.chrome(`${response.isError ? '✗' : '✓'} ${request.name}: ${summarize(response.content)}`)
+      },
     },
   )
 
   for (const response of outcome.responses) {
     deps.events.push(event.toolCallResponse(response.id, response.content, response.isError))
-    printer.event({type: 'tool_result', id: response.id, content: response.content, is_error: response.isError})
-    const name = calls.find((c) => c.id === response.id)?.name ?? 'tool'
-    printer.chrome(`${response.isError ? '✗' : '✓'} ${name}: ${summarize(response.content)}`)
   }
 
   await deps.persist()
