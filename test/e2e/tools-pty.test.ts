@@ -22,6 +22,15 @@ const ARGS = {path: 'src', deep: true}
 
 type Message = {role: string; content?: string | null; tool_call_id?: string}
 
+/** One assistant message calling `record` twice (OpenAI parallel tool calls). */
+function twoCalls(a: Record<string, unknown>, b: Record<string, unknown>): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${JSON.stringify({id: 'chatcmpl-e2e', object: 'chat.completion.chunk', created: 1, model: 'e2e', choices: [{index: 0, delta, finish_reason: finish}]})}\n\n`
+  const call = (index: number, id: string, args: Record<string, unknown>) =>
+    chunk({tool_calls: [{index, id, type: 'function', function: {name: 'record', arguments: JSON.stringify(args)}}]})
+  return chunk({role: 'assistant', content: null}) + call(0, 'call_1', a) + call(1, 'call_2', b) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n'
+}
+
 describe('e2e: tool prompts in a terminal', function () {
   this.timeout(60_000)
   let sb: Sandbox
@@ -130,6 +139,35 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolRuns()).to.deep.equal([{n: 1}, {n: 2}])
       expect(count(t.output(), ASK)).to.equal(1)
       expect(toolMessage(2, 'call_2').content).to.equal('tool says: {"n":2}')
+    })
+
+    it('Y also covers a second call in the same assistant message', async () => {
+      const t = await jp(await setup([{body: twoCalls({n: 1}, {n: 2})}, {body: openaiText(['Done.'])}]))
+      await t.waitForText(ASK)
+      t.send('Y')
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([{n: 1}, {n: 2}])
+      expect(count(t.output(), ASK)).to.equal(1)
+      expect(toolMessage(1, 'call_1').content).to.equal('tool says: {"n":1}')
+      expect(toolMessage(1, 'call_2').content).to.equal('tool says: {"n":2}')
+    })
+
+    it('two calls in one message: each prompt comes right after its own header, each result line right after its answer', async () => {
+      const t = await jp(await setup([{body: twoCalls({n: 1}, {n: 2})}, {body: openaiText(['Done.'])}]))
+      await t.waitForText(ASK)
+      // Only the first call is announced while its prompt is up.
+      expect(t.screenText()).to.include('⚙ record {"n":1}')
+      expect(t.screenText()).not.to.include('⚙ record {"n":2}')
+      t.send('y')
+      await screenCount(t, ASK, 2)
+      t.send('n')
+      await finish(t)
+      const lines = t.screenText().split('\n')
+      const at = (re: RegExp) => lines.findIndex((l) => re.test(l))
+      const order = [/^⚙ record \{"n":1\}$/, /^Run local tool record\? .* y$/, /^✓ record: tool says: \{"n":1\}$/, /^⚙ record \{"n":2\}$/, /^Run local tool record\? .* n$/, /^✓ record: This tool request/, /^Done\.$/].map(at)
+      expect(order.every((i) => i >= 0), lines.join('\n')).to.equal(true)
+      expect(order, lines.join('\n')).to.deep.equal([...order].sort((x, y) => x - y))
+      expect(toolRuns()).to.deep.equal([{n: 1}])
     })
 
     it('y does not remember: the second call of the turn asks again', async () => {
@@ -284,6 +322,53 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send(keys.enter)
       await finish(t)
       expect(toolRuns()).to.deep.equal([{...ARGS, kept: 1}])
+    })
+    it('valid JSON that is not an object is refused the same way, text kept', async () => {
+      const t = await jp(await setup(oneCall()))
+      await t.waitForText(ASK)
+      t.send('e')
+      await t.waitForText(HELP_LINE)
+      t.send(keys.alt('<') + keys.ctrlK.repeat(12))
+      t.type('["src"]')
+      t.send(keys.enter)
+      await t.waitForText(/^Invalid JSON: the arguments must be a JSON object/m)
+      expect(t.screenText()).to.match(/JSON object ?(?:\n… )?\["src"\]$/m)
+      t.send(keys.ctrlU)
+      t.type('{"path": "lib"}')
+      t.send(keys.enter)
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([{path: 'lib'}])
+    })
+
+    it('Ctrl+X with no editor configured does nothing: the buffer stays and Enter submits it', async () => {
+      const t = await jp(await setup(oneCall()))
+      await t.waitForText(ASK)
+      t.send('e')
+      await t.waitForText(HELP_LINE)
+      t.send(keys.backspace + keys.backspace)
+      t.type(', "n": 7}')
+      t.send(keys.ctrlX)
+      await t.settle(300)
+      t.send(keys.enter)
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([{...ARGS, n: 7}])
+    })
+
+    it('Ctrl+X with an editor that cannot be spawned: a notice, and the buffer is kept', async () => {
+      const missing = join(sb.dir, 'no-such-editor')
+      const t = await jp(await setup(oneCall(), `[editor]\ncmd = "${missing}"\n`))
+      await t.waitForText(ASK)
+      t.send('e')
+      await t.waitForText(HELP_LINE)
+      t.send(keys.backspace + keys.backspace)
+      t.type(', "n": 8}')
+      t.send(keys.ctrlX)
+      await t.waitForText("⚠ Couldn't open your editor:")
+      expect(t.screenText()).to.match(/⚠ Couldn't open your editor: .*no-such-editor.*Keeping your text\./s)
+      await screenCount(t, '"deep": true, "n": 8}', 2)
+      t.send(keys.enter)
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([{...ARGS, n: 8}])
     })
   })
 
