@@ -1,0 +1,136 @@
+// Streaming end to end (SPEC §15): a ~20 MB OpenAI-format SSE response from a
+// local server through `jp query` (bin/run.js: config, provider adapter, turn
+// loop, printer, events.json) with stdout to a file, against a bare
+// fetch + eventsource-parser + JSON.parse loop (the loop of
+// bench/lib/bare-stream.ts, inlined as plain JS so the baseline process loads
+// no TypeScript loader). Each run is its own process, the two alternate, and
+// /usr/bin/time -v gives each child's peak RSS. Targets: median wall time
+// ≤ 1.5×, peak RSS ≤ 1.3×. Both sides pay their process start-up.
+//
+// Run: node --import tsx bench/streaming.ts   (BENCH_STREAMING_RUNS, BENCH_STREAMING_MB)
+import {spawn} from 'node:child_process'
+import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {startOpenAISseServer} from './lib/openai-sse-server.js'
+import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const BIN = join(ROOT, 'bin', 'run.js')
+const RUNS = Number(process.env.BENCH_STREAMING_RUNS ?? 7)
+const MEGABYTES = Number(process.env.BENCH_STREAMING_MB ?? 20)
+const TIME = '/usr/bin/time'
+
+/** The bare loop (same as bench/lib/bare-stream.ts), printing the text length it saw. */
+const BARE = `
+import {createParser} from 'eventsource-parser'
+const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
+  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true})})
+let textChars = 0
+const parser = createParser({onEvent(event) {
+  if (event.data === '[DONE]') return
+  const content = JSON.parse(event.data).choices[0]?.delta?.content
+  if (typeof content === 'string') textChars += content.length
+}})
+const reader = res.body.getReader()
+const decoder = new TextDecoder()
+for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
+process.stdout.write(String(textChars))
+`
+
+interface Sample {
+  ms: number
+  maxRssKb: number
+  /** What the child wrote to stdout. */
+  out: string
+}
+
+/** Runs `node ARGS` under /usr/bin/time -v (when present), stdout to a file. */
+function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessEnv; outFile: string}): Promise<Sample> {
+  const timeFile = `${opts.outFile}.time`
+  const useTime = existsSync(TIME)
+  const [file, argv] = useTime ? [TIME, ['-v', '-o', timeFile, process.execPath, ...args]] : [process.execPath, args]
+  const fd = openSync(opts.outFile, 'w')
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint()
+    const child = spawn(file, argv, {cwd: opts.cwd, env: opts.env, stdio: ['ignore', fd, 'pipe']})
+    if (!child.stderr) throw new Error('no stderr pipe')
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6
+      closeSync(fd)
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))
+      const rss = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
+      resolve({ms, maxRssKb: rss ? Number(rss[1]) : Number.NaN, out: readFileSync(opts.outFile, 'utf8')})
+    })
+  })
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const server = await startOpenAISseServer(MEGABYTES * 1024 * 1024)
+  const dir = mkdtempSync(join(tmpdir(), 'jp-bench-stream-'))
+  try {
+    const home = join(dir, 'home')
+    const work = join(dir, 'work')
+    mkdirSync(join(home, '.config', 'jp'), {recursive: true})
+    mkdirSync(work)
+    writeFileSync(
+      join(home, '.config', 'jp', 'config.toml'),
+      `[assistant.model]\nid = "llamacpp/bench"\n[providers.llm.llamacpp]\nbase_url = "${server.baseUrl}"\n`,
+    )
+    const env: NodeJS.ProcessEnv = {}
+    for (const [k, v] of Object.entries(process.env)) if (!/^(JP_|XDG_|OPENAI_|ANTHROPIC_)/.test(k)) env[k] = v
+    Object.assign(env, {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      JP_DATA_DIR: join(home, 'oclif'),
+      JP_USER_DATA_DIR: join(home, 'jp'),
+    })
+    const outFile = join(dir, 'out')
+    // A new conversation per run, so events.json does not grow from run to run.
+    const jp = () => measure([BIN, 'query', '-n', 'go'], {cwd: work, env, outFile})
+    const bare = () => measure(['--input-type=module', '-e', BARE, server.baseUrl], {cwd: ROOT, env, outFile})
+
+    await bare() // warm the OS file cache
+    await jp()
+    const jpRuns: Sample[] = []
+    const bareRuns: Sample[] = []
+    for (let i = 0; i < RUNS; i++) {
+      if (i % 2 === 0) {
+        bareRuns.push(await bare())
+        jpRuns.push(await jp())
+      } else {
+        jpRuns.push(await jp())
+        bareRuns.push(await bare())
+      }
+    }
+    // Both must have seen the whole stream, or the comparison means nothing.
+    for (const s of bareRuns) if (Number(s.out) !== server.textChars) throw new Error(`bare saw ${s.out} chars, expected ${server.textChars}`)
+    for (const s of jpRuns) if (s.out.replace(/\n$/, '').length !== server.textChars) throw new Error(`jp wrote ${s.out.length} chars, expected ${server.textChars}`)
+
+    const t = {jp: median(jpRuns.map((s) => s.ms)), bare: median(bareRuns.map((s) => s.ms))}
+    const m = {jp: median(jpRuns.map((s) => s.maxRssKb)) / 1024, bare: median(bareRuns.map((s) => s.maxRssKb)) / 1024}
+    const mb = (server.bodyBytes / 1024 / 1024).toFixed(1)
+    const rows: BenchRow[] = [
+      {bench: 'streaming', metric: `jp query, ${mb} MB SSE → file (wall)`, value: t.jp, unit: 'ms', baseline: t.bare, baselineName: 'bare fetch+parser', ratio: t.jp / t.bare, target: '≤ 1.5×', pass: t.jp / t.bare <= 1.5},
+    ]
+    if (Number.isFinite(m.jp)) {
+      rows.push({bench: 'streaming', metric: `jp query, ${mb} MB SSE → file (peak RSS)`, value: m.jp, unit: 'MB', baseline: m.bare, baselineName: 'bare fetch+parser', ratio: m.jp / m.bare, target: '≤ 1.3×', pass: m.jp / m.bare <= 1.3})
+    }
+    process.stderr.write(`streaming: ${RUNS} runs each; jp ${jpRuns.map((s) => s.ms.toFixed(0)).join(' ')} ms; bare ${bareRuns.map((s) => s.ms.toFixed(0)).join(' ')} ms; stdout ${statSync(outFile).size} B\n`)
+    return rows
+  } finally {
+    await server.close()
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run()
+  console.log(formatTable(rows))
+  emitRows(rows)
+}
