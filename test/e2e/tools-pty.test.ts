@@ -213,6 +213,24 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolMessage(2, 'call_2').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
     })
 
+    it('backing out of the permission prompt (Ctrl+C, Esc) skips: the tool never runs and each call is answered', async () => {
+      const t = await jp(
+        await setup([
+          {body: openaiToolCall('call_1', 'record', {n: 1})},
+          {body: openaiToolCall('call_2', 'record', {n: 2})},
+          {body: openaiText(['Done.'])},
+        ]),
+      )
+      await t.waitForText(ASK)
+      t.send(keys.ctrlC)
+      await screenCount(t, ASK, 2)
+      t.send(keys.escape)
+      await finish(t)
+      expect(toolRuns()).to.deep.equal([])
+      expect(toolMessage(1, 'call_1').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+      expect(toolMessage(2, 'call_2').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
+    })
+
     it('p prints the arguments as pretty JSON, then asks again', async () => {
       const t = await jp(await setup(oneCall()))
       await t.waitForText(ASK)
@@ -482,6 +500,20 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send(keys.ctrlC)
       await finish(t)
       expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(ARGS)}`)
+    })
+
+    it('result = "ask" on a failing tool: the error result is offered and delivered, marked ✗', async () => {
+      const cfg = await setup(oneCall())
+      const failing = join(ROOT, 'test/fixtures/tools/fail.sh')
+      writeFileSync(cfg, readFileSync(cfg, 'utf8').replace(`command = "${TOOL}"`, `command = "${failing}"`))
+      const t = await jp(cfg, resultAsk)
+      await t.waitForText(ASK)
+      t.send('y')
+      await t.waitForText(DELIVER)
+      t.send('y')
+      await finish(t)
+      expect(toolMessage(1).content).to.include('something went wrong')
+      expect(t.screenText()).to.match(/^✗ record: /m)
     })
 
     it('result = "edit" (in the config file) starts at the editor step; an empty submit delivers the original', async () => {
