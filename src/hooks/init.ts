@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 
-import {installEditorBackendBuilder} from '../lib/editor/build.js'
+import {installEditorBackendBuilder} from '../lib/editor/slot.js'
 import {EDITOR_BACKENDS_HOOK} from '../lib/editor/hooks.js'
 import {createEditorBackendRegistry} from '../lib/editor/registry.js'
 

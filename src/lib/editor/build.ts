@@ -2,50 +2,16 @@
 // every caller that wants an editor asks buildEditorBackend, so no call site
 // can resolve the editor its own way.
 //
-// The builder lives in a process-wide slot because oclif reloads Config for
-// every command (what the init hook stores on it is gone by run()) and a
-// command may load this module from dist/ while the hook loaded it from src/.
-import {ConfigError} from '../config/errors.js'
+// The builder itself and its slot live in slot.ts (light enough for the init hook).
 import {EditorConfig, type EditorConfigOptions, type EditorSectionInput} from '../config/editor.js'
-import {createEditorBackendRegistry, type EditorBackendRegistry} from './registry.js'
+import {createEditorBackendRegistry} from './registry.js'
+import {BUILDER_SLOT, makeEditorBackendBuilder, type EditorBackendBuilder, type Slot} from './slot.js'
 import type {EditorBackend} from './types.js'
 
-export type EditorBackendBuilder = (config: EditorConfig) => EditorBackend | undefined
-
-export const BUILDER_SLOT = Symbol.for('jp.buildEditorBackend')
-
-type Slot = Record<symbol, EditorBackendBuilder | undefined>
+export {BUILDER_SLOT, installEditorBackendBuilder, makeEditorBackendBuilder, uninstallEditorBackendBuilder, type EditorBackendBuilder} from './slot.js'
 
 /** What `buildEditorBackend` accepts: an EditorConfig, or the `editor` section plus its environment. */
 export type EditorBackendInput = EditorConfig | (EditorSectionInput & EditorConfigOptions)
-
-/** A builder over `registry`: `editor.backend` names the factory; an unknown name is a config error listing the known ones. */
-export function makeEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
-  return (config) => {
-    const name = config.backend
-    const factory = registry.get(name)
-    if (factory === undefined) {
-      throw new ConfigError({
-        source: 'config',
-        key: 'editor.backend',
-        problem: `unknown editor backend "${name}"; registered: ${registry.names().join(', ')}`,
-      })
-    }
-    return factory(config)
-  }
-}
-
-/** Installs the builder every later `buildEditorBackend` call uses (done by the init hook). */
-export function installEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
-  const builder = makeEditorBackendBuilder(registry)
-  ;(globalThis as unknown as Slot)[BUILDER_SLOT] = builder
-  return builder
-}
-
-/** Removes the installed builder (tests). */
-export function uninstallEditorBackendBuilder(): void {
-  delete (globalThis as unknown as Slot)[BUILDER_SLOT]
-}
 
 let fallback: EditorBackendBuilder | undefined
 
