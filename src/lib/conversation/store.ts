@@ -181,9 +181,8 @@ export class ConversationStore {
         const now = new Date().toISOString()
         const meta: ConversationMetadata = {created_at: now, last_activated_at: now}
         if (opts.title !== undefined) meta.title = opts.title
-        await this.saveMetadata(id, meta)
-        await this.saveEvents(id, [])
-        await this.saveBaseConfig(id, opts.baseConfig ?? {})
+        // Three independent files: written together, each atomically.
+        await Promise.all([this.saveMetadata(id, meta), this.saveEvents(id, []), this.saveBaseConfig(id, opts.baseConfig ?? {})])
         return id
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
@@ -211,8 +210,10 @@ export class ConversationStore {
   async setActive(id: string): Promise<void> {
     const p = await this.mustExist(id)
     const meta = await this.readMetadata(p.metadata)
-    await this.saveMetadata(id, {...meta, last_activated_at: new Date().toISOString()})
-    await writeIfChanged(this.activeFile, id + '\n')
+    await Promise.all([
+      this.saveMetadata(id, {...meta, last_activated_at: new Date().toISOString()}),
+      writeIfChanged(this.activeFile, id + '\n'),
+    ])
   }
 
   /** Deletes a conversation (and its draft). Fails if another process holds its lock. */
