@@ -5,7 +5,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {defaultConfig, modelIdFromConfig} from '../../src/lib/config/defaults.js'
 import {ConfigError} from '../../src/lib/config/errors.js'
-import {loadConfig, mergeConfig, parseConfigToml, resolveToolConfig, validatePartial} from '../../src/lib/config/load.js'
+import {loadConfig, mergeConfig, parseConfigToml, validatePartial} from '../../src/lib/config/load.js'
+import {resolveToolConfig} from '../../src/lib/tool/resolve.js'
 import {DEFAULT_TOOL_CANCELLED_RESPONSE} from '../../src/lib/config/types.js'
 
 describe('config loading', () => {
@@ -150,7 +151,7 @@ describe('config loading', () => {
         ].join('\n'),
       )
       const c = await load()
-      const t = resolveToolConfig(c, 'grep')
+      const t = resolveToolConfig(c.conversation.tools, 'grep')!
       expect(t.run).to.equal('ask')
       expect(t.result).to.equal('ask')
       expect(t.command).to.deep.equal({program: './grep.sh', args: ['-n'], shell: false})

@@ -323,12 +323,6 @@ function mergeAt(s: Schema | undefined, base: unknown, over: unknown): unknown {
   return structuredClone(over)
 }
 
-/** A tool's effective settings: `conversation.tools.'*'` overlaid with the tool's own entry. */
-export function resolveToolConfig(config: Config, name: string): ToolConfig {
-  const tools = config.conversation.tools
-  return {...tools['*'], ...tools[name]}
-}
-
 // ---------------------------------------------------------------------------
 // Environment and --cfg layers
 
