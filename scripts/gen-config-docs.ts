@@ -326,8 +326,9 @@ Error: --cfg: editor.inline.edit_mode: expected "emacs" | "vi", got "nano"
 Error: --cfg nosuch.toml: is neither KEY=VALUE nor an existing file
 \`\`\`
 
-Problems only visible when a value is used are reported the same way, e.g.
-\`Error: config: editor.cmd: unbalanced quoting in "code 'x"\` or
+A command string that cannot be split into words stops loading the same way:
+\`Error: /home/me/.config/jp/config.toml:2:1: editor.cmd: cannot split into words: Got EOF while in a quoted string\`.
+Problems only visible when a value is used are reported alike, e.g.
 \`Error: config: editor.backend: unknown editor backend "foo"; registered: terminal\`.
 A provider whose key variable is unset fails before any request:
 \`Error: ANTHROPIC_API_KEY is not set (needed by provider anthropic)\`.

@@ -176,6 +176,15 @@ describe('config loading', () => {
       expect(e.message).to.equal(`${wsFile}:4:3: editor.colour: unknown key (expected one of: cmd, envs, backend, inline)`)
     })
 
+    it('unbalanced quoting in editor.cmd or a tool command stops loading, naming file, line and key', async () => {
+      writeFileSync(wsFile, '[editor]\ncmd = "code \\"--wait"\n')
+      let e = await loadError()
+      expect(e.message).to.equal(`${wsFile}:2:1: editor.cmd: cannot split into words: Got EOF while in a quoted string`)
+      writeFileSync(wsFile, "[conversation.tools.grep]\ncommand = \"grep 'x\"\n")
+      e = await loadError()
+      expect(e.message).to.match(/:2:1: conversation\.tools\.grep\.command: cannot split into words/)
+    })
+
     it('a wrong type in a valid file names the line of the key and the expected type', async () => {
       writeFileSync(wsFile, '[interrupt.streaming]\naction = "stop"\ncompose_in_editor = "sometimes"\n')
       const e = await loadError()

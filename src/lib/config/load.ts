@@ -6,6 +6,7 @@
 import {readFile} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {isAbsolute, join, resolve} from 'node:path'
+import {split as shlexSplit} from 'shlex'
 import {defaultConfig} from './defaults.js'
 import {ConfigError} from './errors.js'
 import type {Config, ToolConfig} from './types.js'
@@ -192,7 +193,34 @@ export function validatePartial(obj: unknown, source: string, opts: {text?: stri
   const ctx: Ctx = {source, text: opts.text}
   const path = opts.path ?? []
   check(schemaAt(path) ?? CONFIG_SCHEMA, obj, path, ctx)
+  checkCommandWords(obj, path, ctx)
   return obj as PartialConfig
+}
+
+/**
+ * Command strings (`editor.cmd`, a tool's `command`) are split like POSIX sh
+ * words when used; unbalanced quoting is caught here, with the file and line,
+ * so a broken config stops before any work rather than when an editor opens.
+ */
+function checkCommandWords(obj: unknown, path: readonly string[], ctx: Ctx): void {
+  const at = (keys: string[]): unknown => {
+    let v: unknown = obj
+    for (const k of keys.slice(path.length)) v = isTable(v) ? v[k] : undefined
+    return v
+  }
+  const candidates: string[][] = [['editor', 'cmd']]
+  const tools = at(['conversation', 'tools'])
+  if (isTable(tools)) for (const name of Object.keys(tools)) candidates.push(['conversation', 'tools', name, 'command'])
+  for (const keys of candidates) {
+    if (keys.slice(0, path.length).join('\0') !== path.join('\0')) continue
+    const value = at(keys)
+    if (typeof value !== 'string') continue
+    try {
+      shlexSplit(value)
+    } catch (error) {
+      fail(ctx, keys, `cannot split into words: ${(error as Error).message}`)
+    }
+  }
 }
 
 /** The schema of a key path, or undefined when no such key exists. */
