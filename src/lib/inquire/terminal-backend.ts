@@ -29,7 +29,8 @@ export class TerminalPromptBackend implements PromptBackend {
 
   inlineReply(request: InlineReplyRequest): Promise<ReplyOutcome> {
     // The conversation's replies come with the request; drafts cancelled in
-    // this process stay on top of them.
+    // this process stay on top of them. A prompt that asks for no history
+    // (tool arguments, skip reasons, results) neither walks nor feeds it.
     if (request.history) this.history.setBase(request.history)
     return inlineReply(
       {
@@ -37,7 +38,7 @@ export class TerminalPromptBackend implements PromptBackend {
         initialText: request.initialText,
         editMode: request.editMode,
         editorEscape: request.editorEscape,
-        history: this.history,
+        history: request.history ? this.history : undefined,
       },
       this.context,
     )

@@ -71,4 +71,17 @@ describe('TerminalPromptBackend', () => {
     typeLater(s.input, 'x', '\x18')
     expect(await backend.inlineReply({...request, editorEscape: true})).to.deep.equal({type: 'open-editor', currentText: 'x'})
   })
+
+  it('inlineReply without history (a tool prompt) neither records a cancelled draft nor walks the replies', async () => {
+    const s = streams()
+    const backend = new TerminalPromptBackend({context: {input: s.input, output: s.output, env: {TERM: 'xterm'}}})
+    const reply = {message: 'Reply:', initialText: '', editMode: 'emacs' as const, editorEscape: false, history: ['earlier reply']}
+    const toolEdit = {message: 'Edit arguments', initialText: '{"a":1}', editMode: 'emacs' as const, editorEscape: false}
+    typeLater(s.input, 'X', '\x03')
+    expect(await backend.inlineReply(toolEdit)).to.deep.equal({type: 'cancelled'})
+    typeLater(s.input, '\x1b[A', '\r')
+    expect(await backend.inlineReply(reply)).to.deep.equal({type: 'submit', text: 'earlier reply'})
+    typeLater(s.input, '\x1b[A', '\r')
+    expect(await backend.inlineReply(toolEdit)).to.deep.equal({type: 'submit', text: '{"a":1}'})
+  })
 })
