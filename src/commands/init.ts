@@ -3,21 +3,6 @@ import {JpCommand} from '../lib/cli/base-command.js'
 
 const MODEL_RE = /^[A-Za-z0-9._-]+\/\S+$/
 
-/** True when a terminal is attached to jp and /dev/tty can be opened (prompts go there, never to stdio). */
-async function openTty(): Promise<{input: NodeJS.ReadableStream; output: NodeJS.WritableStream; close(): void} | undefined> {
-  if (!process.stdin.isTTY && !process.stdout.isTTY && !process.stderr.isTTY) return undefined
-  const {openSync, createReadStream, createWriteStream} = await import('node:fs')
-  try {
-    const rfd = openSync('/dev/tty', 'r')
-    const wfd = openSync('/dev/tty', 'w')
-    const input = createReadStream('', {fd: rfd})
-    const output = createWriteStream('', {fd: wfd})
-    return {input, output, close: () => (input.destroy(), output.end())}
-  } catch {
-    return undefined
-  }
-}
-
 export default class Init extends JpCommand {
   static summary = 'Create a jp workspace (.jp/) in DIR'
   static description =
@@ -58,20 +43,22 @@ export default class Init extends JpCommand {
     }
   }
 
+  /** Asks on the terminal (never stdin) with the inline prompt; undefined without a terminal. */
   private async askModel(): Promise<string | undefined> {
-    const tty = await openTty()
-    if (!tty) return undefined
-    const {createInterface} = await import('node:readline/promises')
-    const rl = createInterface({input: tty.input, output: tty.output, terminal: true})
-    try {
-      for (;;) {
-        const answer = (await rl.question('Default model (PROVIDER/MODEL, empty for the offline echo/default): ')).trim()
-        if (answer === '' || MODEL_RE.test(answer)) return answer || undefined
-        tty.output.write(`'${answer}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5)\n`)
+    const {hasTty} = await import('../lib/inquire/tty.js')
+    if (!hasTty()) return undefined
+    const {TerminalPromptBackend} = await import('../lib/inquire/terminal-backend.js')
+    const backend = new TerminalPromptBackend()
+    let message = 'Default model (PROVIDER/MODEL, empty for the offline echo/default):'
+    let typed = ''
+    for (;;) {
+      try {
+        typed = (await backend.text(message, typed)).trim()
+      } catch {
+        this.fail('cancelled; no workspace was created')
       }
-    } finally {
-      rl.close()
-      tty.close()
+      if (typed === '' || MODEL_RE.test(typed)) return typed || undefined
+      message = `'${typed}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5). Default model:`
     }
   }
 }

@@ -1,0 +1,40 @@
+// `jp init` on a terminal asks for the default model with the inline prompt
+// (on /dev/tty, re-asking on a malformed id with the text kept); Ctrl+C
+// creates nothing.
+import {expect} from 'chai'
+import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {BIN, makeSandbox, type Sandbox} from '../helpers/cli.js'
+import {spawnPty} from '../helpers/pty.js'
+
+describe('e2e: jp init on a terminal', function () {
+  this.timeout(30_000)
+  let sb: Sandbox
+  beforeEach(() => (sb = makeSandbox()))
+  afterEach(() => sb.cleanup())
+
+  it('asks for the model, re-asks on a malformed id keeping the text, and writes the answer', async () => {
+    const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env: sb.env})
+    await s.waitForText('Default model (PROVIDER/MODEL')
+    s.send('claude')
+    s.send('\r')
+    await s.waitForText("'claude' is not PROVIDER/MODEL")
+    // The rejected text is kept: complete it rather than retype it.
+    s.send('\x01anthropic/')
+    s.send('\r')
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    const config = readFileSync(join(sb.cwd, 'proj', '.jp', 'config.toml'), 'utf8')
+    expect(config).to.include('id = "anthropic/claude"')
+  })
+
+  it('Ctrl+C at the question creates nothing and fails with one line', async () => {
+    const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env: sb.env})
+    await s.waitForText('Default model (PROVIDER/MODEL')
+    s.send('\x03')
+    const status = await s.waitForExit()
+    expect(status.exitCode).to.equal(1)
+    expect(s.screenText()).to.include('Error: cancelled; no workspace was created')
+    expect(existsSync(join(sb.cwd, 'proj', '.jp'))).to.equal(false)
+  })
+})
