@@ -2,6 +2,7 @@
 // picks the conversation and the model, wires the printer, the signal router,
 // the prompts, the editor and the tools around the turn loop, and maps the
 // outcome to an exit code. Everything here is loaded only when a query runs.
+import {readFileSync} from 'node:fs'
 import type {Config} from '../config/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
@@ -33,6 +34,19 @@ export const DEFAULT_MODEL = 'echo/default'
 const LOCK_WAIT_MS = 3000
 
 export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<number> {
+  // Every query needs these: start loading them all now, so the module loader
+  // reads them while stdin, the workspace and the config are read (the
+  // `await import()`s below then find them loaded or in flight).
+  void Promise.all([
+    import('../printer/printer.js'),
+    import('../config/editor.js'),
+    import('../editor/build.js'),
+    import('../llm/index.js'),
+    import('./tools.js'),
+    import('../interrupt/signals.js'),
+    import('../tool/runner.js'),
+    import('./turn-loop.js'),
+  ]).catch(() => {})
   const piped = process.stdin.isTTY ? '' : await readStdin()
   let query = [opts.words.join(' ').trim(), piped.trim()].filter((s) => s !== '').join('\n\n')
 
@@ -254,6 +268,13 @@ function errorMessage(error: unknown): string {
 }
 
 async function readStdin(): Promise<string> {
+  // A plain blocking read of fd 0 (a file, /dev/null or a pipe) skips setting
+  // up the stdin stream; a non-blocking fd (EAGAIN) takes the stream path.
+  try {
+    return readFileSync(0, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+  }
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString('utf8')
