@@ -19,7 +19,7 @@ export {resolveToolConfig, defaultCancellationResponse, type ResolvedToolConfig}
 export {Printer, colorEnabled, resolveFormat, type OutputFormat, type PrinterEvent, type PrinterOptions} from './printer/printer.js'
 export {createSanitizer, sanitize, type Sanitizer, type SanitizerOptions} from './printer/sanitize.js'
 export {registerRestore, restoreTerminal, pendingRestores, installTerminalRestoreHooks, RESTORE_SEQUENCES, type RestoreAction} from './printer/terminal-state.js'
-export {hasControllingTerminal} from './printer/tty.js'
+export {hasControllingTerminal} from './process/tty.js'
 export {SignalRouter, currentSignalRouter, EscalationPolicy, SIGNAL_EXIT_CODES, type SignalRouterOptions, type InterruptEvent, type InterruptListener, type ShutdownReason, type ShutdownCallback, type RoutedSignal, type SignalDecision, type SignalContext} from './interrupt/signals.js'
 export {runLocalTool, resolveToolCommand, type LocalToolRequest, type LocalToolResult, type ResolvedToolCommand} from './tool/runner.js'
 export {defaultConfig, modelIdFromConfig, FALLBACK_MODEL_ID} from './config/defaults.js'

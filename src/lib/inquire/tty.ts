@@ -5,9 +5,10 @@
 // each prompt and close it after. Reusing one pair across prompts breaks the
 // second one (a closed MuteStream, a paused handle), and a fresh pair also
 // means `jp … | jq` and `2> err.txt` leave the prompt on the screen.
-import {closeSync, openSync, writeSync} from 'node:fs'
+import {closeSync, writeSync} from 'node:fs'
 import {StringDecoder} from 'node:string_decoder'
 import tty from 'node:tty'
+import {openTtyFd} from '../process/tty.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
@@ -23,13 +24,13 @@ export interface TtyStreams {
  * undefined when there is none (CI, cron, a detached process): the caller
  * then falls back (no prompt, a documented default).
  */
-export function openTty(path = '/dev/tty'): TtyStreams | undefined {
+export function openTty(): TtyStreams | undefined {
   let readFd: number | undefined
   let writeFd: number | undefined
   try {
-    readFd = openSync(path, 'r')
-    writeFd = openSync(path, 'w')
-    if (!tty.isatty(readFd) || !tty.isatty(writeFd)) throw new Error('not a terminal')
+    readFd = openTtyFd('r')
+    writeFd = openTtyFd('w')
+    if (readFd === undefined || writeFd === undefined || !tty.isatty(readFd) || !tty.isatty(writeFd)) throw new Error('not a terminal')
     const input = new tty.ReadStream(readFd)
     const output = new tty.WriteStream(writeFd)
     let closed = false

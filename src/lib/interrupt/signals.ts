@@ -8,7 +8,7 @@
 // terminal is restored and the process exits. A Ctrl+C during that exits 130
 // at once, after restoring the terminal.
 import {isSigintIgnored} from '../process/sigint-guard.js'
-import {hasControllingTerminal} from '../printer/tty.js'
+import {hasControllingTerminal} from '../process/tty.js'
 import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 

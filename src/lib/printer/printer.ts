@@ -16,7 +16,7 @@ import {closeSync} from 'node:fs'
 import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
-import {openTtyFd} from './tty.js'
+import {openTtyFd} from '../process/tty.js'
 
 export type OutputFormat = 'text' | 'json'
 

@@ -12,7 +12,7 @@
 // action registered a sequence (i.e. a prompt had the terminal).
 import {closeSync} from 'node:fs'
 
-import {openTtyFd, writeTtySync} from './tty.js'
+import {openTtyFd, writeTtySync} from '../process/tty.js'
 
 /** Escape sequences that undo what prompts turn on. */
 export const RESTORE_SEQUENCES = {

@@ -1,5 +1,7 @@
 // The controlling terminal, reached through /dev/tty so that prompts and
-// terminal restoration never touch stdout or stderr (SPEC §1.3). Opening it
+// terminal restoration never touch stdout or stderr (SPEC §1.3). A leaf
+// module: the printer, the signal router and the prompts all open the
+// terminal through it. Opening it
 // fails where there is no terminal (CI, cron, a setsid child): callers then
 // get undefined and skip whatever needed a terminal.
 import {closeSync, openSync, writeSync} from 'node:fs'
