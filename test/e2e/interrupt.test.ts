@@ -73,6 +73,17 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
+  it('the menu starts on its own line when the answer stopped mid-line', async () => {
+    const r = await start([SLOW])
+    await interrupt(r)
+    const row = r.term.screen().find((line) => line.includes(MENU))
+    // Not glued to the half-written answer (`w3 ^CInterrupted ...`).
+    expect(row, r.term.screenText()).to.match(/^Interrupted \[c,r,s,a,\?\]/)
+    r.term.send('s')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+  })
+
   it('c: output is held while the menu is open, then shown; stdout ends up exactly the full stream', async () => {
     const r = await start([{text: words(30), intervalMs: 60}], {redirect: 'files'})
     await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
