@@ -1,9 +1,10 @@
 // `jp query` end to end through bin/run.js with piped stdio (no terminal),
 // against a local server speaking the OpenAI wire format byte for byte.
 import {expect} from 'chai'
-import {existsSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {closeSync, existsSync, openSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 
@@ -149,6 +150,18 @@ describe('e2e: jp query without a terminal', function () {
     const again = await runJp(['query', ...cfg(), 'retry'], {sandbox: sb})
     expect(again.code, again.stderr).to.equal(0)
     expect(again.stdout).to.equal('recovered\n')
+  })
+
+  it('an unreadable stdin (a directory) fails with one line naming stdin', () => {
+    const fd = openSync(sb.cwd, 'r')
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'query', 'x'], {cwd: sb.cwd, env: sb.env, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8'})
+      expect(r.status).to.equal(1)
+      expect(r.stderr.trim()).to.match(/^Error: cannot read the query from stdin: EISDIR/)
+      expect(r.stderr.trim().split('\n')).to.have.length(1)
+    } finally {
+      closeSync(fd)
+    }
   })
 
   it('fails clearly with no query and no terminal', async () => {

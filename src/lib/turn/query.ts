@@ -47,7 +47,14 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     import('../tool/runner.js'),
     import('./turn-loop.js'),
   ]).catch(() => {})
-  const piped = process.stdin.isTTY ? '' : await readStdin()
+  let piped = ''
+  if (!process.stdin.isTTY) {
+    try {
+      piped = await readStdin()
+    } catch (error) {
+      host.fail(`cannot read the query from stdin: ${errorMessage(error)}`)
+    }
+  }
   let query = [opts.words.join(' ').trim(), piped.trim()].filter((s) => s !== '').join('\n\n')
 
   const store = await host.store()
