@@ -13,7 +13,7 @@ import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import * as nodePty from 'node-pty'
+import * as nodePty from '@lydell/node-pty'
 import {emitRows, formatTable, median, percentile, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')

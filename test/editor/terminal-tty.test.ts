@@ -8,7 +8,7 @@ import {spawn} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, it} from 'mocha'
-import * as pty from 'node-pty'
+import * as pty from '@lydell/node-pty'
 
 import {cleanEnv, editorPath, readRecord, ROOT, tempDir, type TempDir} from './helpers.js'
 

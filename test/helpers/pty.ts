@@ -20,7 +20,7 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {createRequire} from 'node:module'
 import type * as XtermHeadless from '@xterm/headless'
-import * as nodePty from 'node-pty'
+import * as nodePty from '@lydell/node-pty'
 
 // @xterm/headless is a webpack CJS bundle whose named exports ESM cannot see.
 const require = createRequire(import.meta.url)
