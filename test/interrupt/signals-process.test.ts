@@ -5,6 +5,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownNotice} from '../../src/lib/interrupt/signals.js'
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/signals/router-child.ts', import.meta.url))
 const RESTORE_SEQ = '\u001b[?25h\u001b[?2004l\u001b[<u' // newest first: cursor, paste, kitty
@@ -73,7 +74,7 @@ describe('signal router in a real process', function () {
     expect(lines).to.deep.equal([
       'ready',
       'handler 1',
-      'notice: Shutting down... (Ctrl+C again to quit now)',
+      `notice: ${shutdownNotice(DEFAULT_SHUTDOWN_TIMEOUT_MS)}`,
       'shutdown signal aborted',
       'cleanup start SIGINT 130',
       'cleanup saved',

@@ -48,6 +48,11 @@ export class EscalationPolicy {
     return this.shuttingDown
   }
 
+  /** A menu was answered: the next press is a first press again. */
+  reset(): void {
+    this.lastNotifiedAt = undefined
+  }
+
   /** Records a shutdown started by other means (e.g. Ctrl+C at the menu). */
   markShuttingDown(): void {
     this.shuttingDown = true

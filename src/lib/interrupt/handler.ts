@@ -65,6 +65,17 @@ export interface InterruptHandlerDeps {
   notice: (line: string) => void
   history?: ReplyDeps['history']
   noEditorReason?: string
+  /**
+   * The user answered a menu (any choice, Esc included): the Ctrl+C ladder
+   * starts over (SignalRouter.resetLadder).
+   */
+  onMenuAnswered?: () => void
+  /**
+   * Ctrl+C at a menu: the second rung. Called at once, before the caller
+   * unwinds (a tool may take its grace period to die), so the shutdown and
+   * its message start with the key press (SignalRouter.shutdown).
+   */
+  onEscalate?: () => void
 }
 
 type MenuChoice = {key: string} | {escalate: true}
@@ -203,19 +214,27 @@ export class InterruptHandler {
     return collectReply(this.deps, message, compose)
   }
 
-  /** Ctrl+C at the menu escalates; Esc is `c`. */
+  /** Ctrl+C at the menu escalates; Esc is `c`. Any answer resets the ladder. */
   private async menu(options: SelectOption[]): Promise<MenuChoice> {
+    let choice: MenuChoice
     try {
-      return {key: await this.deps.backend.inlineSelect({message: INTERRUPT_MENU_TITLE, options})}
+      choice = {key: await this.deps.backend.inlineSelect({message: INTERRUPT_MENU_TITLE, options})}
     } catch (error) {
-      if (isPromptCancelled(error) && error.reason === 'cancelled') return {key: 'c'}
-      if (!isPromptCancelled(error)) {
-        // The menu could not be shown (terminal gone): nobody can answer, so
-        // shut down gracefully rather than guess.
-        this.deps.notice(`⚠ Couldn't show the interrupt menu: ${error instanceof Error ? error.message : String(error)}`)
-      }
+      if (isPromptCancelled(error) && error.reason === 'cancelled') {
+        choice = {key: 'c'}
+      } else {
+        if (!isPromptCancelled(error)) {
+          // The menu could not be shown (terminal gone): nobody can answer, so
+          // shut down gracefully rather than guess.
+          this.deps.notice(`⚠ Couldn't show the interrupt menu: ${error instanceof Error ? error.message : String(error)}`)
+        }
 
-      return {escalate: true}
+        this.deps.onEscalate?.()
+        return {escalate: true}
+      }
     }
+
+    this.deps.onMenuAnswered?.()
+    return choice
   }
 }

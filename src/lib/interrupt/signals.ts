@@ -6,7 +6,11 @@
 // Graceful shutdown: `shutdownSignal` aborts, the `onShutdown` callbacks run
 // in registration order (commit partial output, save the conversation), the
 // terminal is restored and the process exits. A Ctrl+C during that exits 130
-// at once, after restoring the terminal.
+// at once, after restoring the terminal. A watchdog bounds the whole
+// shutdown: if the steps hang (a provider that never answers, a full disk),
+// jp exits anyway after `shutdownTimeoutMs`. Every exit path also SIGKILLs
+// the process groups of tools still running (process/child-groups.ts).
+import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {hasControllingTerminal} from '../process/tty.js'
 import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
@@ -42,6 +46,15 @@ export interface SignalRouterOptions {
   exit?: (code: number) => void
   /** One-line chrome ("Shutting down..."). Default: stderr. */
   notice?: (line: string) => void
+  /** The shutdown watchdog: exit anyway after this long. Default 5000 ms. */
+  shutdownTimeoutMs?: number
+}
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5000
+
+/** What jp says when a graceful shutdown begins from the keyboard. */
+export function shutdownNotice(timeoutMs: number): string {
+  return `Shutting down: saving what arrived (Ctrl+C again to quit now; jp quits anyway in ${Math.ceil(timeoutMs / 1000)} s)...`
 }
 
 const ROUTED: RoutedSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
@@ -57,7 +70,9 @@ export class SignalRouter {
   private readonly now: () => number
   private readonly exit: (code: number) => void
   private readonly notice: (line: string) => void
+  private readonly shutdownTimeoutMs: number
   private shutdownPromise: Promise<void> | undefined
+  private watchdog: NodeJS.Timeout | undefined
 
   constructor(options: SignalRouterOptions = {}) {
     const secs = options.escalationCooldownSecs ?? 2
@@ -66,6 +81,15 @@ export class SignalRouter {
     this.now = options.now ?? (() => performance.now())
     this.exit = options.exit ?? ((code) => process.exit(code))
     this.notice = options.notice ?? ((line) => process.stderr.write(line + '\n'))
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
+  }
+
+  /**
+   * A menu was answered (any choice): the next Ctrl+C is a first press again,
+   * however soon it comes.
+   */
+  resetLadder(): void {
+    this.policy.reset()
   }
 
   /** Aborts when graceful shutdown starts; its reason is a ShutdownReason. */
@@ -144,7 +168,8 @@ export class SignalRouter {
         break
       }
       case 'shutdown':
-        if (signal === 'SIGINT') this.notice('Shutting down... (Ctrl+C again to quit now)')
+        // A hung-up terminal (SIGHUP) or a supervisor (SIGTERM) reads no chrome.
+        if (signal === 'SIGINT') this.notice(shutdownNotice(this.shutdownTimeoutMs))
         void this.runShutdown({cause: decision.reason, exitCode: decision.exitCode})
         break
       case 'exit':
@@ -164,11 +189,18 @@ export class SignalRouter {
   shutdown(exitCode: number = SIGNAL_EXIT_CODES.SIGINT): Promise<void> {
     if (this.shutdownPromise) return this.shutdownPromise
     this.policy.markShuttingDown()
+    this.notice(shutdownNotice(this.shutdownTimeoutMs))
     return this.runShutdown({cause: 'request', exitCode})
   }
 
   private runShutdown(reason: ShutdownReason): Promise<void> {
     this.shutdownPromise ??= (async () => {
+      // Armed before anything can hang; kept referenced so it fires even if
+      // a step leaves nothing else on the event loop.
+      this.watchdog = setTimeout(() => {
+        this.notice(`jp: the shutdown did not finish within ${Math.ceil(this.shutdownTimeoutMs / 1000)} s; quitting now.`)
+        this.exitNow(reason.exitCode)
+      }, this.shutdownTimeoutMs)
       this.controller.abort(reason)
       for (const {cb} of [...this.callbacks]) {
         try {
@@ -183,7 +215,11 @@ export class SignalRouter {
   }
 
   private exitNow(code: number): void {
+    clearTimeout(this.watchdog)
     restoreTerminal()
+    // The 'exit' hook does this too; doing it first means a test's fake
+    // exit (or an exit that throws) still leaves no tool behind.
+    killChildGroups()
     this.exit(code)
   }
 }

@@ -18,6 +18,7 @@ import {spawn} from 'node:child_process'
 import {quote, split} from 'shlex'
 
 import type {CommandConfig} from '../config/types.js'
+import {signalGroup, trackChildGroup} from '../process/child-groups.js'
 
 export interface LocalToolRequest {
   /** The tool's configured name (JP_TOOL_NAME). */
@@ -112,15 +113,14 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
     let cancelled = false
     let spawnError: NodeJS.ErrnoException | undefined
     let killTimer: NodeJS.Timeout | undefined
+    // If jp exits before the group is reaped (third Ctrl+C, watchdog), the
+    // exit hook SIGKILLs it: a tool that ignores SIGTERM never outlives jp.
+    const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid)
 
     const killGroup = (sig: NodeJS.Signals) => {
       if (child.pid === undefined) return
-      try {
-        if (process.platform === 'win32') child.kill(sig)
-        else process.kill(-child.pid, sig)
-      } catch {
-        // ESRCH: the group is already gone.
-      }
+      if (process.platform === 'win32') child.kill(sig)
+      else signalGroup(child.pid, sig)
     }
     const onAbort = () => {
       cancelled = true
@@ -147,6 +147,7 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
         // The leader is gone; make sure nothing it left in the group lives on.
         killGroup('SIGKILL')
       }
+      untrack()
       resolve(buildResult(req.name, resolved, {code, sig, spawnError, cancelled, stdout: stdout.text(), stderr: stderr.text()}))
     })
   })

@@ -173,7 +173,16 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     const notice = (line: string) => printer.warn(line)
     const history = () => replyHistory(events)
     interactiveDeps = {
-      interrupts: new InterruptHandler({backend, editor, config: config.interrupt, editMode, notice, history}),
+      interrupts: new InterruptHandler({
+        backend,
+        editor,
+        config: config.interrupt,
+        editMode,
+        notice,
+        history,
+        onMenuAnswered: () => router.resetLadder(),
+        onEscalate: () => void router.shutdown(),
+      }),
       prompter: new ToolPrompter({backend, editor, editMode, notice, print: (text) => writePrompt(printer, text)}),
     }
   }

@@ -79,6 +79,9 @@ export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcom
   const decisions = new TurnToolDecisions()
 
   for (let step = 0; step < MAX_STEPS; step++) {
+    // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
+    // during the last phase sends nothing more to the model.
+    if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     const result = await streamResponse(deps)
     const decision = result.decision
 
@@ -118,7 +121,7 @@ export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcom
     if (calls.length === 0) return {type: 'done'}
 
     const outcome = await runTools(deps, calls, decisions)
-    if (outcome === 'shutdown') return {type: 'shutdown'}
+    if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
   }
 
@@ -323,7 +326,8 @@ async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnT
 
   await deps.persist()
   if (outcome.escalate) {
-    if (router) await router.shutdown()
+    // Not awaited: the shutdown's own first step waits for this turn to end.
+    if (router) void router.shutdown()
     return 'shutdown'
   }
 

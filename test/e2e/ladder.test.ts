@@ -1,0 +1,145 @@
+// The Ctrl+C ladder end to end (SPEC §17, JP RFD 092): bin/run.js in a real
+// pseudo-terminal, real Ctrl+C bytes, a local server, and a real tool that
+// will not die of SIGTERM. Each test is one of the findings of issue 17 and
+// failed on the code before the fix.
+import {expect} from 'chai'
+import {existsSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {ROOT} from '../helpers/cli.js'
+import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
+import {keys} from '../helpers/pty.js'
+import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
+import {JpRun} from '../fixtures/e2e/interrupt-run.js'
+import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+
+const STREAM_MENU = 'Interrupted [c,r,s,a,?]'
+const TOOL_MENU = 'Interrupted [c,r,s,t,?]'
+const SHUTTING_DOWN = /Shutting down/
+const STUBBORN = join(ROOT, 'test/fixtures/tools/stubborn.sh')
+const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Running (a zombie waiting for a reaper counts as gone: it has stopped). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+describe('e2e: the Ctrl+C ladder (issue 17)', function () {
+  this.timeout(60_000)
+  let slow: SlowServer | undefined
+  let replay: ReplayServer | undefined
+  let run: JpRun | undefined
+  let toolPids: number[] = []
+
+  afterEach(async () => {
+    // A failing test must not leave the stubborn tool behind.
+    for (const pid of toolPids) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {}
+    }
+    toolPids = []
+    run?.dispose()
+    run = undefined
+    await slow?.close()
+    await replay?.close()
+    slow = undefined
+    replay = undefined
+  })
+
+  async function streaming(script: SlowResponse[]): Promise<JpRun> {
+    slow = await startSlowServer(script)
+    run = new JpRun({baseUrl: slow.baseUrl})
+    return run.start()
+  }
+
+  /** jp with the stubborn tool (run unattended), called once by the model, then a text answer. */
+  async function withStubbornTool(): Promise<{r: JpRun; pidFile: string}> {
+    replay = await startReplayServer([{body: openaiToolCall('call_1', 'stubborn', {})}, {body: openaiText(['after ', 'the tool.'])}])
+    const pidFile = join(tmpdir(), `jp-stubborn-${process.pid}-${Date.now()}`)
+    run = new JpRun({
+      baseUrl: `${replay.url}/v1`,
+      toml: `[conversation.tools.stubborn]\ncommand = "${STUBBORN}"\nrun = "unattended"\n`,
+      env: {TOOL_PID_FILE: pidFile},
+    })
+    const r = await run.start('use the tool')
+    await r.poll(() => existsSync(pidFile), 'the tool to start')
+    toolPids = readFileSync(pidFile, 'utf8').trim().split(/\s+/).map(Number)
+    rmSync(pidFile)
+    expect(toolPids.every((p) => alive(p))).to.equal(true)
+    return {r, pidFile}
+  }
+
+  it('finding 1: a fast user is not shut down — answering the menu resets the ladder, the next Ctrl+C is a first press', async () => {
+    const r = await streaming([{text: words(60), intervalMs: 80}, {text: words(60, 'x'), intervalMs: 80}])
+    await r.term.waitForText('w3 ')
+    const first = Date.now()
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(STREAM_MENU)
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.type('go on')
+    r.term.send(keys.enter)
+    await r.term.waitForText('x1 ')
+    r.term.markOutput()
+    r.term.send(keys.ctrlC)
+    // Still inside the escalation window of the first press.
+    expect(Date.now() - first).to.be.lessThan(2000)
+    await r.term.waitFor(() => r.term.outputSinceMark().includes('Interrupted'), 'the menu again')
+    expect(r.term.screenText()).not.to.match(SHUTTING_DOWN)
+    r.term.send('s')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(slow!.requests).to.have.length(2)
+  })
+
+  it('finding 2: Ctrl+C at the tool menu begins a graceful shutdown at once and says so; the tool group is gone; exit 130', async () => {
+    const {r} = await withStubbornTool()
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(TOOL_MENU)
+    r.term.send(keys.ctrlC)
+    await r.term.waitFor(() => SHUTTING_DOWN.test(r.term.screenText()), 'the shutdown message', 1500)
+    const res = await r.finish(15_000)
+    expect(res.code, r.term.screenText()).to.equal(130)
+    expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    // The cancelled call is answered in the stored conversation; no second request.
+    expect(replay!.requests).to.have.length(1)
+    const events = (await r.events()) as Array<{type: string}>
+    expect(events.some((e) => e.type === 'tool_call_response')).to.equal(true)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('finding 2: the third Ctrl+C exits 130 at once and still takes the tool group with it', async () => {
+    const {r} = await withStubbornTool()
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(TOOL_MENU)
+    r.term.send(keys.ctrlC)
+    await r.term.waitFor(() => SHUTTING_DOWN.test(r.term.screenText()), 'the shutdown message', 1500)
+    r.term.send(keys.ctrlC)
+    const res = await r.finish(5000)
+    expect(res.code, r.term.screenText()).to.equal(130)
+    await sleep(100)
+    expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  for (const sig of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`finding 3: ${sig} while a tool runs ends the turn without another model request`, async () => {
+      const {r} = await withStubbornTool()
+      process.kill(r.jpPid(), sig)
+      const res = await r.finish(15_000)
+      expect(res.code, r.term.screenText()).to.equal(sig === 'SIGTERM' ? 143 : 129)
+      expect(replay!.requests, 'model requests').to.have.length(1)
+      expect(r.term.screenText()).not.to.include('after the tool.')
+      const events = (await r.events()) as Array<{type: string}>
+      expect(events.some((e) => e.type === 'tool_call_response')).to.equal(true)
+      expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    })
+  }
+})
