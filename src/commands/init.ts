@@ -33,11 +33,11 @@ export default class Init extends JpCommand {
     try {
       const ws = await initWorkspace(root)
       if (hadConfig) {
-        process.stderr.write(`jp: ${configPath} already exists; left unchanged\n`)
+        this.say(`jp: ${configPath} already exists; left unchanged`)
       } else {
         await writeFile(configPath, configTemplate(model), {flag: 'wx'})
       }
-      process.stderr.write(`Initialized jp workspace in ${ws.jpDir}\n`)
+      this.say(`Initialized jp workspace in ${ws.jpDir}`)
     } catch (e) {
       this.fail(e)
     }

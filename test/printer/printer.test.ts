@@ -70,7 +70,7 @@ describe('Printer', () => {
     expect(stdout.data).to.equal(raw + '\n')
   })
 
-  it('puts chrome, notices, warnings and reasoning on stderr only, sanitized on a terminal', async () => {
+  it('puts chrome, notices, warnings and reasoning on stderr only; reasoning filtered, quoted text in chrome shown escaped', async () => {
     const {printer, stdout, stderr} = make({tty: true})
     printer.reasoning('thinking')
     printer.reasoning(`${ESC}[2J hard`)
@@ -80,7 +80,7 @@ describe('Printer', () => {
     printer.warn('⚠ already marked')
     await printer.flush()
     expect(stdout.data).to.equal('')
-    expect(stderr.data).to.equal('thinking hard\nCalling tool x\nnote\n⚠ careful\n⚠ already marked\n')
+    expect(stderr.data).to.equal('thinking hard\nCalling tool \\u001b]52;c;eA==\\u0007x\nnote\n⚠ careful\n⚠ already marked\n')
   })
 
   it('breaks the line before chrome that follows half a line of assistant text on a shared terminal', async () => {

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
+import {sanitizeUntrusted} from '../../lib/text/untrusted.js'
 
 /** How long a second jp waits for a conversation another jp is writing. */
 const LOCK_WAIT_MS = 3000
@@ -79,7 +80,7 @@ export default class ConversationEdit extends JpCommand {
           editor,
           cwd: store.workspace.root,
           confirmReopen: hasTty() ? confirmOnTty : undefined,
-          report: (line) => process.stderr.write(line + '\n'),
+          report: (line) => process.stderr.write(sanitizeUntrusted(line, {multiline: true}) + '\n'),
         })
       }
     } catch (e) {

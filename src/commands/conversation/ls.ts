@@ -1,4 +1,5 @@
 import {JpCommand} from '../../lib/cli/base-command.js'
+import {sanitizeUntrusted, untrustedJson} from '../../lib/text/untrusted.js'
 
 export default class ConversationLs extends JpCommand {
   static summary = 'List the conversations of the workspace'
@@ -15,21 +16,22 @@ export default class ConversationLs extends JpCommand {
       this.fail(e)
     }
     if (this.format() === 'json') {
-      for (const c of list) process.stdout.write(JSON.stringify({...c, title: c.title ?? null}) + '\n')
+      for (const c of list) process.stdout.write(untrustedJson({...c, title: c.title ?? null}) + '\n')
       return
     }
     if (list.length === 0) {
-      process.stderr.write(`No conversations in ${store.workspace.root} yet.\n`)
+      this.say(`No conversations in ${store.workspace.root} yet.`)
       return
     }
     const {default: stringWidth} = await import('string-width')
+    // Titles come from piped queries and cloned repositories: never raw to the terminal.
     const rows = [
       ['', 'ID', 'TITLE', 'LAST ACTIVE'],
       ...list.map((c) => [
         c.active ? '*' : ' ',
-        c.id,
-        c.error ? `(unreadable: ${c.error})` : `${c.pinned_at ? '📌 ' : ''}${c.title ?? '(untitled)'}`,
-        shortTime(c.last_activated_at ?? c.created_at),
+        sanitizeUntrusted(c.id),
+        sanitizeUntrusted(c.error ? `(unreadable: ${c.error})` : `${c.pinned_at ? '📌 ' : ''}${c.title ?? '(untitled)'}`),
+        sanitizeUntrusted(shortTime(c.last_activated_at ?? c.created_at)),
       ]),
     ]
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => stringWidth(r[i]))))

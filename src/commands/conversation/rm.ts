@@ -15,6 +15,6 @@ export default class ConversationRm extends JpCommand {
     } catch (e) {
       this.fail(e)
     }
-    process.stderr.write(`Removed conversation ${args.id}\n`)
+    this.say(`Removed conversation ${args.id}`)
   }
 }

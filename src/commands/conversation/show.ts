@@ -1,6 +1,7 @@
 import {Args} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import type {ConversationEvent} from '../../lib/conversation/events.js'
+import {sanitizeUntrusted, untrustedJson} from '../../lib/text/untrusted.js'
 
 export default class ConversationShow extends JpCommand {
   static summary = 'Print a conversation as readable text'
@@ -20,13 +21,14 @@ export default class ConversationShow extends JpCommand {
       this.fail(e)
     }
     if (this.format() === 'json') {
-      for (const e of conv.events) process.stdout.write(JSON.stringify(e) + '\n')
+      for (const e of conv.events) process.stdout.write(untrustedJson(e) + '\n')
       return
     }
     // Stored text is shown, not interpreted: on a terminal, control characters are made visible.
-    const clean = process.stdout.isTTY ? visible : (s: string) => s
+    const tty = Boolean(process.stdout.isTTY)
+    const clean = tty ? (s: string) => sanitizeUntrusted(s, {multiline: true}) : (s: string) => s
     const title = typeof conv.metadata.title === 'string' ? conv.metadata.title : '(untitled)'
-    const out: string[] = [`${conv.id}  ${clean(title)}`]
+    const out: string[] = [`${conv.id}  ${tty ? sanitizeUntrusted(title) : title}`]
     for (const e of conv.events) out.push(...renderEvent(e, clean))
     process.stdout.write(out.join('\n') + '\n')
   }
@@ -37,11 +39,6 @@ function indent(text: string): string {
     .split('\n')
     .map((l) => (l ? '  ' + l : l))
     .join('\n')
-}
-
-function visible(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
 function renderEvent(e: ConversationEvent, clean: (s: string) => string): string[] {

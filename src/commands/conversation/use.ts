@@ -14,6 +14,6 @@ export default class ConversationUse extends JpCommand {
     } catch (e) {
       this.fail(e)
     }
-    process.stderr.write(`Active conversation: ${args.id}\n`)
+    this.say(`Active conversation: ${args.id}`)
   }
 }

@@ -9,6 +9,9 @@
 //                      workspace on stderr the one time it gets created
 //   this.loadConfig({conversationId?})  the merged Config, including that conversation's stored layer
 //   this.fail(err)     prints any error as one line and exits 1 (config, workspace, storage, lock errors)
+//   this.say(line)     one line of chrome on stderr
+// Both pass the one sanitizer for untrusted text: messages quote ids, paths,
+// config values and provider bodies.
 //
 // Loaders are imported inside the methods so `jp --help` stays cheap: keep the
 // top-level imports to @oclif/core and types.
@@ -16,6 +19,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {Config} from '../config/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export type OutputFormat = 'text' | 'json'
 
@@ -91,9 +95,7 @@ export abstract class JpCommand extends Command {
         env: process.env,
         onWorkspaceCreated: (w) => {
           if (w.isDefault) {
-            process.stderr.write(
-              `jp: no .jp/ workspace here; conversations are kept in the default workspace ${w.root} (run 'jp init' to make one here)\n`,
-            )
+            this.say(`jp: no .jp/ workspace here; conversations are kept in the default workspace ${w.root} (run 'jp init' to make one here)`)
           }
         },
       })
@@ -135,7 +137,12 @@ export abstract class JpCommand extends Command {
    */
   protected fail(e: unknown): never {
     const message = e instanceof Error ? e.message : String(e)
-    process.stderr.write(`Error: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    process.stderr.write(`Error: ${sanitizeUntrusted(message.replace(/\s*\n\s*/g, ' '))}\n`)
     this.exit(1)
+  }
+
+  /** One line of chrome on stderr, its untrusted parts (ids, paths, values) made safe for a terminal. */
+  protected say(line: string): void {
+    process.stderr.write(sanitizeUntrusted(line) + '\n')
   }
 }

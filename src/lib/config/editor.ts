@@ -10,6 +10,7 @@ import whichPkg from 'which'
 
 import {ConfigError} from './errors.js'
 import type {CommandConfig, EditorSection} from './types.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export const DEFAULT_EDITOR_ENVS: readonly string[] = ['JP_EDITOR', 'VISUAL', 'EDITOR']
 
@@ -55,7 +56,8 @@ export type EditorSectionInput = Partial<Pick<EditorSection, 'cmd' | 'envs' | 'b
 const defaultWhich: WhichFn = (program, env) => whichPkg.sync(program, {path: env.PATH ?? '', nothrow: true})
 
 const defaultNotice = (line: string) => {
-  process.stderr.write(`${line}\n`)
+  // Notices quote editor commands from config files and variables.
+  process.stderr.write(`${sanitizeUntrusted(line)}\n`)
 }
 
 export class EditorConfig {

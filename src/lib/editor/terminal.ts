@@ -20,6 +20,7 @@ import type {EditorCommand} from '../config/editor.js'
 import {ignoreSigintDuring} from '../process/sigint-guard.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export interface TerminalEditorBackendOptions {
   /** Environment for the editor process; default: jp's own. */
@@ -127,7 +128,7 @@ export class TerminalEditorBackend implements EditorBackend {
 
     const flag = missingWaitFlag(this.command)
     if (flag && elapsed < GUI_RETURN_THRESHOLD_MS && (await unchanged())) {
-      ;(this.options.notice ?? ((l: string) => process.stderr.write(`${l}\n`)))(guiHint(this.command, flag))
+      ;(this.options.notice ?? ((l: string) => process.stderr.write(`${sanitizeUntrusted(l)}\n`)))(guiHint(this.command, flag))
     }
     return outcome
   }

@@ -23,6 +23,7 @@ import {LineLayoutCache} from './render/layout.js'
 import {DumbPainter, Painter} from './render/painter.js'
 import {runPrompt, seq} from './tty.js'
 import type {PromptContext, ReplyOutcome} from './types.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export interface InlineReplyConfig {
   message: string
@@ -58,7 +59,8 @@ export function inlineReply(config: InlineReplyConfig, context?: InlineReplyCont
   const history = config.history instanceof ReplyHistory ? config.history : undefined
   const entries = config.history instanceof ReplyHistory ? config.history.entries() : [...(config.history ?? [])]
 
-  const lines = config.message.split('\n')
+  // Messages quote untrusted text (tool names, parser errors): each line sanitized.
+  const lines = config.message.split('\n').map((l) => sanitizeUntrusted(l))
   const promptLine = lines.pop()!
   const body = lines.length > 0 ? lines.join('\r\n') + '\r\n' : ''
   const baseHelp = config.helpMessage ?? defaultReplyHelp(editorEscape)

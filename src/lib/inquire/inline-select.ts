@@ -7,6 +7,7 @@
 // Renders only on the terminal it is given (fresh /dev/tty by default) and
 // only with CR/LF — no cursor addressing — so it works on TERM=dumb too.
 import {runPrompt} from './tty.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 import {PromptCancelledError, type InlineSelectConfig, type PromptContext} from './types.js'
 
 export function inlineSelect(config: InlineSelectConfig, context?: PromptContext): Promise<string> {
@@ -15,7 +16,8 @@ export function inlineSelect(config: InlineSelectConfig, context?: PromptContext
     return Promise.reject(new Error(`inlineSelect: default '${config.default}' is not one of the options [${keys.join(',')}]`))
   }
   // A multi-line message prints its body once, then prompts on its last line.
-  const lines = config.message.split('\n')
+  // Messages quote tool names and other untrusted text: each line sanitized.
+  const lines = config.message.split('\n').map((l) => sanitizeUntrusted(l))
   const promptLine = lines.pop()!
   const body = lines.length > 0 ? lines.join('\r\n') + '\r\n' : ''
   const question = `${promptLine} [${[...keys, '?'].join(',')}] `

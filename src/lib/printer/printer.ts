@@ -4,8 +4,10 @@
 //   tty    — prompts, on a lazily opened /dev/tty writer (never stdout/stderr).
 // Model text is sanitized when its channel is a terminal ("shown on a
 // terminal"); piped or redirected stdout gets the model's text unaltered, as
-// `git log | less -R` gets git's. Chrome is sanitized on a terminal too,
-// because it can quote model-controlled text (tool names, arguments).
+// `git log | less -R` gets git's. Chrome (notices, tool headers, errors) and
+// NDJSON events always pass the one sanitizer for untrusted text
+// (text/untrusted.ts): they quote tool names, arguments, titles and provider
+// error bodies, and a redirected stderr is still read on a terminal later.
 //
 // Writes are coalesced per channel and flushed on the next macrotask, or at
 // once when the buffer grows past a threshold or the other channel is
@@ -17,6 +19,7 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import {openTtyFd} from '../process/tty.js'
+import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
 export type OutputFormat = 'text' | 'json'
 
@@ -146,7 +149,7 @@ export class Printer {
     this.color = options.color ?? colorEnabled()
     const stdoutTTY = options.stdoutIsTTY ?? Boolean((stdout as {isTTY?: boolean}).isTTY)
     const stderrTTY = options.stderrIsTTY ?? Boolean((stderr as {isTTY?: boolean}).isTTY)
-    // JSON is data: never sanitized (JSON.stringify escapes control characters anyway).
+    // Model text is altered only where it is shown on a terminal.
     this.sanitizeOut = stdoutTTY && this.format === 'text'
     this.sanitizeErr = stderrTTY
     this.out = new Channel(stdout, () => this.err.flush())
@@ -205,7 +208,7 @@ export class Printer {
     // On a shared terminal, chrome after half a line of assistant text would
     // land on that line; break it first.
     if (this.sanitizeOut && this.sanitizeErr && !this.out.atLineStart) this.out.write('\n')
-    this.err.write((this.sanitizeErr ? sanitizeChrome(line, this.color) : line) + '\n')
+    this.err.write(sanitizeUntrusted(line, {multiline: true}) + '\n')
   }
 
   /** A notice for the user (stderr in both formats). */
@@ -227,7 +230,8 @@ export class Printer {
   /** One NDJSON line on stdout in json format; ignored in text format. */
   event(obj: PrinterEvent): void {
     if (this.format !== 'json') return
-    this.out.write(JSON.stringify(obj) + '\n')
+    // Data, but possibly read on a terminal: DEL/C1 as \u escapes (the same JSON value).
+    this.out.write(untrustedJson(obj) + '\n')
   }
 
   /**
@@ -270,11 +274,6 @@ export class Printer {
     this.promptStream = undefined
     if (s && typeof (s as TtyWriteStream).destroy === 'function') (s as TtyWriteStream).destroy()
   }
-}
-
-function sanitizeChrome(line: string, color: boolean): string {
-  const s = createSanitizer({keepColor: color})
-  return s.push(line) + s.end()
 }
 
 function defaultPromptWriter(): NodeJS.WritableStream | undefined {

@@ -7,6 +7,7 @@ import type {EditMode, ToolResultMode, ToolRunMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
 import {editInline, isNonBlank, type ReplyDeps} from '../interrupt/reply.js'
+import {untrustedJson} from '../text/untrusted.js'
 
 export type ToolArguments = Record<string, unknown>
 
@@ -55,8 +56,14 @@ export function resultQuestion(name: string): string {
   return `Deliver ${name} result to assistant?`
 }
 
+/**
+ * The model's arguments as pretty JSON for `p` and as the edit seed. Through
+ * the untrusted-text sanitizer: JSON.stringify leaves DEL and C1 controls raw
+ * (U+009B is a CSI), which would act on the terminal; escaped, they are shown
+ * and the JSON still parses to the same arguments.
+ */
 export function prettyArguments(args: unknown): string {
-  return JSON.stringify(args, null, 2)
+  return untrustedJson(args, 2)
 }
 
 /**

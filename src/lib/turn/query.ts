@@ -8,6 +8,7 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {OutputFormat} from '../printer/printer.js'
 import type {TurnDeps} from './turn-loop.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export interface QueryOptions {
   words: string[]
@@ -276,7 +277,7 @@ function replyHistory(events: readonly {type: string; content?: unknown}[]): str
 }
 
 function writePrompt(printer: {promptWriter(): NodeJS.WritableStream | undefined}, text: string): void {
-  printer.promptWriter()?.write(text + '\n')
+  printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
 }
 
 function errorMessage(error: unknown): string {
