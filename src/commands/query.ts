@@ -42,6 +42,7 @@ With no QUERY on a terminal, the query is composed in your editor. Press Ctrl+C 
         store: () => this.store(),
         workspace: () => this.workspace(),
         loadConfig: (opts) => this.loadConfig(opts),
+        editorBackend: (editorConfig) => this.editorBackend(editorConfig),
         fail: (e) => this.fail(e),
       },
     )

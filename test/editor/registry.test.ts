@@ -1,6 +1,7 @@
-// The backend registry, buildEditorBackend and the init hook (SPEC §5, §13).
+// The backend registry, buildEditorBackend and the plugins' hooks (SPEC §5, §13).
 // Plugins are real oclif plugins linked with `jp plugins link` into a
-// temporary data dir; the init hook runs through a real `Config.load`.
+// temporary data dir; their hooks run through a real `Config.load`, or in a
+// real jp process.
 import {Config} from '@oclif/core'
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
@@ -11,6 +12,7 @@ import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
 import {EditorConfig} from '../../src/lib/config/editor.js'
 import {isConfigError} from '../../src/lib/config/errors.js'
 import {buildEditorBackend, installEditorBackendBuilder, uninstallEditorBackendBuilder} from '../../src/lib/editor/build.js'
+import {loadPluginEditorBackends} from '../../src/lib/editor/plugins.js'
 import {MockEditorBackend} from '../../src/lib/editor/mock.js'
 import {createEditorBackendRegistry, EditorBackendRegistry} from '../../src/lib/editor/registry.js'
 import {TerminalEditorBackend} from '../../src/lib/editor/terminal.js'
@@ -99,7 +101,8 @@ describe('jp:editor-backends hook with linked plugins', function () {
   })
 
   beforeEach(() => {
-    sandbox = makeSandbox({OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
+    // No OCLIF_DISABLE_LINKED_ESM_WARNING: jp must not cause that warning.
+    sandbox = makeSandbox({JP_ECHO_DELAY_MS: '0'})
     t = tempDir()
   })
   afterEach(() => {
@@ -114,26 +117,19 @@ describe('jp:editor-backends hook with linked plugins', function () {
     expect(r.code, r.stderr).to.equal(0)
   }
 
-  /** Loads jp's oclif Config against the sandbox's data dir and runs its init hook, as bin/run.js does. */
-  async function runInitHook(): Promise<string> {
-    const saved = {...process.env}
+  /** Loads jp's oclif Config against the sandbox's data dir and runs the plugins' hooks, as a command building a plugin backend does. */
+  async function runPluginHooks(): Promise<string> {
+    const saved = process.env.JP_DATA_DIR
     const warnings: string[] = []
-    const write = process.stderr.write.bind(process.stderr)
-    Object.assign(process.env, {JP_DATA_DIR: sandbox.env.JP_DATA_DIR, OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      warnings.push(String(chunk))
-      return true
-    }) as typeof process.stderr.write
+    process.env.JP_DATA_DIR = sandbox.env.JP_DATA_DIR
     try {
       const config = await Config.load({root: ROOT})
-      await config.runHook('init', {argv: [], id: undefined})
+      installEditorBackendBuilder(await loadPluginEditorBackends(config, {warn: (line) => warnings.push(line)}))
     } finally {
-      process.stderr.write = write
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k]
-      Object.assign(process.env, saved)
+      if (saved === undefined) delete process.env.JP_DATA_DIR
+      else process.env.JP_DATA_DIR = saved
     }
-    // oclif wraps warnings to the terminal width behind ' ›   ' gutters: unwrap.
-    return warnings.join('').replace(/\s*\n\s*›?\s*/g, ' ')
+    return warnings.join('\n')
   }
 
   function writePlugin(name: string, hookSource: string): string {
@@ -152,7 +148,7 @@ describe('jp:editor-backends hook with linked plugins', function () {
     const list = await runJp(['plugins'], {sandbox})
     expect(list.stdout).to.include('jp-plugin-record-editor')
 
-    const warnings = await runInitHook()
+    const warnings = await runPluginHooks()
     expect(warnings).to.not.match(/hook failed/)
 
     const log = t.path('record.log')
@@ -172,14 +168,14 @@ describe('jp:editor-backends hook with linked plugins', function () {
   })
 
   it('without the plugin linked, editor.backend = "record" is an unknown backend', async () => {
-    await runInitHook()
+    await runPluginHooks()
     expect(() => buildEditorBackend({backend: 'record', env: {}})).to.throw(/unknown editor backend "record"; registered: terminal$/)
   })
 
   it('warns naming a plugin whose hook throws, and keeps the other backends', async () => {
     await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
     await link(EXAMPLE)
-    const warnings = await runInitHook()
+    const warnings = await runPluginHooks()
     expect(warnings).to.include('jp-plugin-broken').and.include('kaboom')
     expect(warnings).to.not.include('jp-plugin-record-editor')
     expect(buildEditorBackend({backend: 'record', env: {JP_RECORD_EDITOR_LOG: t.path('l')}})).to.not.equal(undefined)
@@ -187,19 +183,92 @@ describe('jp:editor-backends hook with linked plugins', function () {
 
   it('warns for a plugin using this.error() instead of letting it end jp', async () => {
     await link(writePlugin('jp-plugin-errors', `export default async function () { this.error('refused to register') }\n`))
-    const warnings = await runInitHook()
+    const warnings = await runPluginHooks()
     expect(warnings).to.include('jp-plugin-errors').and.include('refused to register')
-    // The hook ran from dist/: compare by shape, not instanceof (two module copies).
+    // The registry may come from dist/: compare by shape, not instanceof (two module copies).
     const backend = buildEditorBackend({env: cleanEnv({EDITOR: editorPath('append.sh')})}) as TerminalEditorBackend
     expect(backend.command.source).to.equal('EDITOR')
   })
 
-  it('a real jp run with a broken plugin prints the warning on stderr and succeeds', async () => {
+  /** The lines of `stderr` that are warnings. */
+  function warningLines(stderr: string): string[] {
+    return stderr.split('\n').filter((l) => /warning/i.test(l))
+  }
+
+  /** `jp query -e` with the example plugin's record backend; the record log shows the backend was used. */
+  async function queryThroughRecord(timeoutMs = 20_000) {
+    const log = t.path('record.log')
+    const r = await runJp(['query', '-e', '-c', 'editor.backend=record', 'hello'], {sandbox, env: {JP_RECORD_EDITOR_LOG: log}, timeoutMs})
+    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    return {...r, entries}
+  }
+
+  it('a real jp run with a throwing plugin: one warning naming it, and the selected plugin backend works', async () => {
     await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
-    const r = await runJp(['plugins'], {sandbox})
+    await link(EXAMPLE)
+    const r = await queryThroughRecord()
     expect(r.code, r.stderr).to.equal(0)
-    expect(r.stdout).to.include('jp-plugin-broken')
-    expect(r.stderr).to.include('jp-plugin-broken').and.include('kaboom')
+    expect(r.stdout).to.include('You said: hello')
+    expect(warningLines(r.stderr)).to.deep.equal(['Warning: plugin jp-plugin-broken: jp:editor-backends hook failed: kaboom'])
+    expect(r.entries.map((e) => e.method)).to.deep.equal(['editFile'])
+  })
+
+  it('commands that build no plugin backend never run plugin hooks: no warning, no delay', async () => {
+    await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
+    for (const args of [['plugins'], ['--version'], ['query', 'hello'], ['query', '-e', '-c', 'editor.cmd=true', 'hi']]) {
+      const r = await runJp(args, {sandbox})
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0)
+      expect(r.stderr, args.join(' ')).to.not.include('kaboom')
+    }
+  })
+
+  it('a hook that never settles cannot stop jp: --version, query and plugins uninstall all work', async () => {
+    // Nothing else pending: with oclif's unref'd hook timer the process used to end with exit 13 and no message.
+    await link(writePlugin('jp-plugin-hang', `export default () => new Promise(() => {})\n`))
+    const version = await runJp(['--version'], {sandbox})
+    expect(version.code, version.stderr).to.equal(0)
+    expect(version.stdout).to.match(/^jp-cli\//)
+    const query = await runJp(['query', 'hello'], {sandbox})
+    expect(query.code, query.stderr).to.equal(0)
+    expect(query.stdout).to.include('You said: hello')
+    const uninstall = await runJp(['plugins', 'uninstall', 'jp-plugin-hang'], {sandbox})
+    expect(uninstall.code, uninstall.stderr).to.equal(0)
+    expect((await runJp(['plugins'], {sandbox})).stdout).to.not.include('jp-plugin-hang')
+  })
+
+  it('a never-settling hook holding a live timer is abandoned after 10 s with one warning; the plugin backend still works', async () => {
+    await link(writePlugin('jp-plugin-hang', `export default () => new Promise(() => { setInterval(() => {}, 1000) })\n`))
+    await link(EXAMPLE)
+    const r = await queryThroughRecord(40_000)
+    expect(r.signal, 'jp must exit on its own').to.equal(null)
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stdout).to.include('You said: hello')
+    expect(warningLines(r.stderr)).to.deep.equal(['Warning: plugin jp-plugin-hang: jp:editor-backends hook did not finish within 10 s; ignored'])
+    expect(r.entries.map((e) => e.method)).to.deep.equal(['editFile'])
+  })
+
+  it('a hook that registers but leaves a live timer does not keep jp running after the command', async () => {
+    const source = `export default async function ({registry}) {
+  setInterval(() => {}, 1000)
+  registry.register('ticking', () => ({
+    async editText(content) { return {outcome: 'saved', text: content} },
+    async editFile() { return 'saved' },
+  }))
+}
+`
+    await link(writePlugin('jp-plugin-ticking', source))
+    const r = await runJp(['query', '-e', '-c', 'editor.backend=ticking', 'hello'], {sandbox, timeoutMs: 20_000})
+    expect(r.signal, 'jp must exit on its own').to.equal(null)
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stdout).to.include('You said: hello')
+    expect(warningLines(r.stderr)).to.deep.equal([])
+  })
+
+  it('a linked plain-JavaScript plugin causes no "cannot be auto-transpiled" warning', async () => {
+    await link(EXAMPLE)
+    const r = await queryThroughRecord()
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stderr).to.not.include('auto-transpiled')
     expect(BIN).to.match(/run\.js$/)
   })
 })

@@ -1,12 +1,13 @@
 // A jp editor backend in plain JavaScript (no build step). jp fires the
-// `jp:editor-backends` hook at start-up with a registry; we add `record`.
+// `jp:editor-backends` hook with a registry when a command needs a backend
+// that is not built in; we add `record`.
 // Select it with `editor.backend = "record"` in jp's config.
 //
 // The backend is deliberately observable rather than useful: every request is
 // appended as one JSON line to the file named by $JP_RECORD_EDITOR_LOG, and
 // each "edit" appends the line `edited by record` to the text or files.
-import {appendFile, readFile, writeFile} from 'node:fs/promises'
-import {resolve} from 'node:path'
+import {appendFile, readdir, readFile, stat, writeFile} from 'node:fs/promises'
+import {join, resolve} from 'node:path'
 
 const MARK = 'edited by record\n'
 
@@ -21,10 +22,23 @@ class RecordEditorBackend {
     return {outcome: 'saved', text}
   }
 
+  // jp passes files, or directories (`jp conversation edit` gives the
+  // conversation's directory): a directory's files are only listed, as if
+  // the user opened it and saved nothing.
   async editFile({paths, cwd}) {
-    await this.record({method: 'editFile', paths, cwd: cwd ?? null})
+    const base = cwd ?? process.cwd()
+    const files = []
+    const edits = []
     for (const p of paths) {
-      const file = resolve(cwd ?? process.cwd(), p)
+      const path = resolve(base, p)
+      if ((await stat(path).catch(() => undefined))?.isDirectory()) {
+        for (const name of (await readdir(path)).sort()) files.push(join(path, name))
+      } else {
+        edits.push(path)
+      }
+    }
+    await this.record({method: 'editFile', paths, cwd: cwd ?? null, ...(files.length > 0 ? {files} : {})})
+    for (const file of edits) {
       const before = await readFile(file, 'utf8').catch(() => '')
       await writeFile(file, before + MARK)
     }

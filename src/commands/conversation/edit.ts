@@ -42,13 +42,8 @@ export default class ConversationEdit extends JpCommand {
     if (wantsEditor) {
       const config = await this.loadConfig()
       const {EditorConfig} = await import('../../lib/config/editor.js')
-      const {buildEditorBackend} = await import('../../lib/editor/build.js')
       const editorConfig = new EditorConfig(config.editor, {env: process.env})
-      try {
-        editor = buildEditorBackend(editorConfig)
-      } catch (e) {
-        this.fail(e)
-      }
+      editor = await this.editorBackend(editorConfig)
       if (!editor) this.fail(edit.noEditorMessage(editorConfig.envs))
     }
 

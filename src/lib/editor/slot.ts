@@ -1,10 +1,9 @@
-// The process-wide builder slot (SPEC §5). Kept apart from build.ts so the
-// init hook, which runs before every command (even --help), loads no editor
-// resolution code (shlex, which): only this and the registry.
+// The process-wide builder slot (SPEC §5): the builder over the registry the
+// plugins added to (plugins.ts), installed the first time a command needs a
+// plugin's backend, or by a library user or test.
 //
-// The builder lives in a process-wide slot because oclif reloads Config for
-// every command (what the init hook stores on it is gone by run()) and a
-// command may load this module from dist/ while the hook loaded it from src/.
+// It lives on globalThis because a test may load this module from src/ while
+// the command runs it from dist/: two module copies must share one builder.
 import type {EditorConfig} from '../config/editor.js'
 import {ConfigError} from '../config/errors.js'
 import type {EditorBackendRegistry} from './registry.js'
@@ -32,7 +31,7 @@ export function makeEditorBackendBuilder(registry: EditorBackendRegistry): Edito
   }
 }
 
-/** Installs the builder every later `buildEditorBackend` call uses (done by the init hook). */
+/** Installs the builder every later `buildEditorBackend` call uses (after the plugins' hooks ran, or by a library user). */
 export function installEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
   const builder = makeEditorBackendBuilder(registry)
   ;(globalThis as unknown as Slot)[BUILDER_SLOT] = builder

@@ -9,6 +9,12 @@ export interface EditTextResult {
 }
 
 export interface EditRequest {
+  /**
+   * What to edit, absolute or relative to `cwd`. Each path is a file or a
+   * directory: `jp conversation edit` without a file flag passes each
+   * conversation's directory (the user edits any of its files); every other
+   * caller passes files. Backends must handle both.
+   */
   paths: string[]
   /** Working directory for a spawned editor; non-spawning frontends ignore it. */
   cwd?: string

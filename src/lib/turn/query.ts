@@ -3,7 +3,9 @@
 // the prompts, the editor and the tools around the turn loop, and maps the
 // outcome to an exit code. Everything here is loaded only when a query runs.
 import {readFileSync} from 'node:fs'
+import type {EditorConfig} from '../config/editor.js'
 import type {Config} from '../config/types.js'
+import type {EditorBackend} from '../editor/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {OutputFormat} from '../printer/printer.js'
@@ -27,6 +29,8 @@ export interface QueryHost {
   store(): Promise<ConversationStore>
   workspace(): Promise<Workspace>
   loadConfig(opts: {conversationId?: string}): Promise<Config>
+  /** buildEditorBackend, consulting the plugins when `editor.backend` names theirs; a bad name fails. */
+  editorBackend(config: EditorConfig): Promise<EditorBackend | undefined>
   fail(error: unknown): never
 }
 
@@ -76,14 +80,8 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   const interactive = printer.hasTty()
 
   const {EditorConfig} = await import('../config/editor.js')
-  const {buildEditorBackend} = await import('../editor/build.js')
   const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
-  let editor: ReturnType<typeof buildEditorBackend>
-  try {
-    editor = buildEditorBackend(editorConfig)
-  } catch (error) {
-    host.fail(error)
-  }
+  const editor = await host.editorBackend(editorConfig)
 
   const wantsEditor = opts.edit || (query === '' && interactive && !opts.noEdit)
   // The composed query's draft (QUERY_MESSAGE.md) stays until the turn succeeds.

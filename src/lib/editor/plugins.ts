@@ -1,0 +1,127 @@
+// Collects the plugins' editor backends (SPEC §5, §13) by firing the
+// `jp:editor-backends` hook of every installed or linked plugin.
+//
+// jp runs the hooks itself instead of through oclif's `config.runHook`:
+//   - each plugin gets its own ref'd timer, so a hook that never settles is
+//     abandoned after PLUGIN_HOOK_TIMEOUT_MS and named in the warning (oclif's
+//     timer is unref'd: with nothing else pending the process just ended with
+//     exit 13 and no message);
+//   - a plugin's registry is sealed once its hook settled or was abandoned, so
+//     a late `register` from an abandoned hook cannot change the backends;
+//   - a plain-JavaScript hook file is imported by its path, which skips
+//     oclif's TypeScript lookup and its "linked ESM module cannot be
+//     auto-transpiled" warning.
+// The hooks run only when a command builds a backend whose name is not a
+// built-in one: no other command (`jp --version`, `jp plugins ...`) can be
+// affected by a plugin.
+import type {Config as OclifConfig, Hook, Interfaces} from '@oclif/core'
+import {existsSync} from 'node:fs'
+import {isAbsolute, join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
+import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
+
+/** How long one plugin's hook may take before jp carries on without it. */
+export const PLUGIN_HOOK_TIMEOUT_MS = 10_000
+
+/** Set once any plugin hook ran: bin/run.js then ends the process when the command is done (a hook may leave a live timer). */
+export const PLUGIN_HOOKS_RAN = Symbol.for('jp.pluginHooksRan')
+
+export interface LoadPluginBackendsOptions {
+  /** One line per failing plugin (no trailing newline). */
+  warn(line: string): void
+  timeoutMs?: number
+}
+
+type HookFn = (this: Hook.Context, options: EditorBackendsHookOptions & {config: OclifConfig; context: Hook.Context}) => unknown
+
+/** A fresh registry with the built-in backends plus every plugin's; failures are warned about, never thrown. */
+export async function loadPluginEditorBackends(oclif: OclifConfig, opts: LoadPluginBackendsOptions): Promise<EditorBackendRegistry> {
+  const registry = createEditorBackendRegistry()
+  const plugins = [...oclif.plugins.values()].filter((p) => (p.hooks[EDITOR_BACKENDS_HOOK] ?? []).length > 0)
+  if (plugins.length === 0) return registry
+  ;(globalThis as Record<symbol, unknown>)[PLUGIN_HOOKS_RAN] = true
+  const timeoutMs = opts.timeoutMs ?? PLUGIN_HOOK_TIMEOUT_MS
+  // Plugins run side by side; each one's registrations land in the shared
+  // registry in the order the plugins settle.
+  const outcomes = await Promise.all(plugins.map((plugin) => runPluginHooks(oclif, plugin, registry, timeoutMs)))
+  for (const [i, problem] of outcomes.entries()) {
+    if (problem !== undefined) opts.warn(`Warning: plugin ${plugins[i].name}: ${EDITOR_BACKENDS_HOOK} hook ${problem}`)
+  }
+  return registry
+}
+
+/** Runs one plugin's hooks; resolves to what went wrong, or undefined. */
+async function runPluginHooks(
+  oclif: OclifConfig,
+  plugin: Interfaces.Plugin,
+  registry: EditorBackendRegistry,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  let open = true
+  const view: EditorBackendsHookOptions['registry'] = {
+    register(name: string, factory: EditorBackendFactory) {
+      // An abandoned hook registering late must not change what jp already built.
+      if (!open) throw new Error(`${EDITOR_BACKENDS_HOOK}: plugin ${plugin.name} registered '${name}' after its hook was abandoned`)
+      registry.register(name, factory)
+    },
+    names: () => registry.names(),
+  }
+  let timer: NodeJS.Timeout | undefined
+  // Ref'd on purpose: this timer is what keeps jp alive (and then moving)
+  // while a hook waits on nothing.
+  const timedOut = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`did not finish within ${Math.round(timeoutMs / 1000)} s; ignored`), timeoutMs)
+  })
+  const run = (async () => {
+    for (const hook of plugin.hooks[EDITOR_BACKENDS_HOOK] ?? []) {
+      const fn = await loadHook(plugin, hook)
+      const context = hookContext(oclif)
+      await fn.call(context, {registry: view, config: oclif, context})
+    }
+    return undefined
+  })().catch((error: unknown) => `failed: ${oneLine(error instanceof Error ? error.message : String(error))}`)
+  try {
+    return await Promise.race([run, timedOut])
+  } finally {
+    open = false
+    clearTimeout(timer)
+  }
+}
+
+async function loadHook(plugin: Interfaces.Plugin, hook: {target: string; identifier: string}): Promise<HookFn> {
+  const file = isAbsolute(hook.target) ? hook.target : join(plugin.root, hook.target)
+  let mod: Record<string, unknown>
+  if (existsSync(file)) {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+  } else {
+    // No such file as written (`./dist/hooks/x` without extension, or a
+    // TypeScript source): oclif's loader resolves it the way it does commands.
+    const {ModuleLoader} = await import('@oclif/core')
+    mod = (await ModuleLoader.load(plugin, hook.target)) as Record<string, unknown>
+  }
+  const named = mod[hook.identifier]
+  const fn = typeof named === 'function' ? named : hook.identifier === 'default' ? Object.values(mod).find((v) => typeof v === 'function') : undefined
+  if (typeof fn !== 'function') throw new Error(`${hook.target} exports no hook function '${hook.identifier}'`)
+  return fn as HookFn
+}
+
+/** The `this` oclif gives hooks. `log` goes to stderr: stdout carries the answer. */
+function hookContext(oclif: OclifConfig): Hook.Context {
+  const fail = (message: string | Error): never => {
+    throw message instanceof Error ? message : new Error(message)
+  }
+  return {
+    config: oclif,
+    debug: () => {},
+    error: fail,
+    exit: (code = 0) => fail(`exit(${code}) called`),
+    log: (message?: string, ...args: unknown[]) => process.stderr.write([message ?? '', ...args].join(' ') + '\n'),
+    warn: (message: string | Error) => process.stderr.write(`Warning: ${message instanceof Error ? message.message : message}\n`),
+  } as Hook.Context
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim()
+}
