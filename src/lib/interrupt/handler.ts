@@ -33,6 +33,22 @@ export type ToolInterruptAction =
   /** Ctrl+C at the menu: graceful shutdown. */
   | {type: 'escalate'}
 
+/** A press between turn phases (persisting, between two tool calls). */
+export type TurnInterruptAction = {type: 'continue'} | {type: 'stop'} | {type: 'escalate'}
+
+/** A press outside any turn (start-up, lock wait, finishing up). */
+export type FallbackInterruptAction = {type: 'continue'} | {type: 'quit'} | {type: 'escalate'}
+
+export const TURN_MENU: SelectOption[] = [
+  {key: 'c', description: 'Continue turn'},
+  {key: 's', description: 'Stop (save & exit)'},
+]
+
+export const FALLBACK_MENU: SelectOption[] = [
+  {key: 'c', description: 'Continue'},
+  {key: 'q', description: 'Quit gracefully'},
+]
+
 export const STREAMING_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue'},
   {key: 'r', description: 'Reply (stop & respond)'},
@@ -207,6 +223,24 @@ export class InterruptHandler {
         }
       }
     }
+  }
+
+  /**
+   * A Ctrl+C between turn phases. Nothing is unsaved there (the last phase
+   * persisted), so there is no abort; there is no reply either (decisions.md:
+   * a reply at a gap could land between a tool call and its result).
+   */
+  async handleTurnInterrupt(): Promise<TurnInterruptAction> {
+    const choice = await this.menu(TURN_MENU)
+    if ('escalate' in choice) return {type: 'escalate'}
+    return choice.key === 's' ? {type: 'stop'} : {type: 'continue'}
+  }
+
+  /** The floor of the ladder: a Ctrl+C with no more specific scope. No configuration, by design. */
+  async handleFallbackInterrupt(): Promise<FallbackInterruptAction> {
+    const choice = await this.menu(FALLBACK_MENU)
+    if ('escalate' in choice) return {type: 'escalate'}
+    return choice.key === 'q' ? {type: 'quit'} : {type: 'continue'}
   }
 
   /** The reply flow of both menus, exposed for callers that need it directly. */

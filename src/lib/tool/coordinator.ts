@@ -76,6 +76,12 @@ export interface ToolCoordinatorDeps {
    * identical `Run local tool NAME?` prompts the user cannot tell apart.
    */
   onCallStart?: (call: ToolCallRequest) => void | Promise<void>
+  /**
+   * Between two calls: where a Ctrl+C in the gap is answered (the turn
+   * menu). `stop` answers the remaining calls without running them;
+   * `escalate` does too and reports the escalation.
+   */
+  beforeCall?: () => Promise<'stop' | 'escalate' | undefined>
   /** Reports a call's recorded response as soon as it is known. */
   onCallAnswered?: (call: ToolCallRequest, response: ToolResponse) => void | Promise<void>
 }
@@ -111,6 +117,12 @@ export async function coordinateToolCalls(
   let stop = false
   let escalate = false
   for (const call of calls) {
+    if (!stop) {
+      const gap = await deps.beforeCall?.()
+      if (gap !== undefined) stop = true
+      if (gap === 'escalate') escalate = true
+    }
+
     await deps.onCallStart?.(call)
     if (stop) {
       // The user ended the turn: the remaining calls are answered, not run.

@@ -186,6 +186,13 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     }
   }
 
+  // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
+  // up after the turn) opens the fallback menu.
+  if (interactiveDeps) {
+    const {pushFallbackMenu} = await import('../interrupt/gate.js')
+    pushFallbackMenu({router, interrupts: interactiveDeps.interrupts})
+  }
+
   const {runLocalTool} = await import('../tool/runner.js')
   const {runTurn} = await import('./turn-loop.js')
   const turn = runTurn(query, {

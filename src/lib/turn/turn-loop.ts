@@ -5,7 +5,8 @@
 // failed or killed turn keeps what it had.
 import type {ToolConfig} from '../config/types.js'
 import {event, type ConversationEvent} from '../conversation/events.js'
-import type {InterruptHandler, StreamingInterruptAction} from '../interrupt/handler.js'
+import {MenuGate} from '../interrupt/gate.js'
+import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
 import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
 import type {Printer} from '../printer/printer.js'
@@ -73,12 +74,34 @@ interface StreamResult {
 }
 
 export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcome> {
+  // The turn scope: a Ctrl+C between phases (no stream, no tool running)
+  // opens the turn menu; the loop waits for its answer at the next gap.
+  const gate = deps.interactive ? new MenuGate(() => deps.interactive!.interrupts.handleTurnInterrupt()) : undefined
+  const pop = gate ? deps.router?.push(() => gate.interrupt()) : undefined
+  try {
+    return await turnLoop(query, deps, gate)
+  } finally {
+    pop?.()
+  }
+}
+
+/** The turn menu's answer at a gap: undefined to go on, else how the turn ends. */
+async function atGap(gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome | undefined> {
+  const action = await gate?.checkpoint()
+  if (action === undefined || action.type === 'continue') return undefined
+  // Escalation already started the shutdown (InterruptHandler onEscalate).
+  return action.type === 'stop' ? {type: 'stopped'} : {type: 'shutdown'}
+}
+
+async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
   const turnStart = deps.events.length
   deps.events.push(event.turnStart(), event.chatRequest(query))
   await deps.persist()
   const decisions = new TurnToolDecisions()
 
   for (let step = 0; step < MAX_STEPS; step++) {
+    const gap = await atGap(gate)
+    if (gap) return gap
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
@@ -118,9 +141,12 @@ export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcom
     }
 
     const calls = result.partial.toolCalls
-    if (calls.length === 0) return {type: 'done'}
+    if (calls.length === 0) return (await atGap(gate)) ?? {type: 'done'}
 
-    const outcome = await runTools(deps, calls, decisions)
+    const outcome = await runTools(deps, calls, decisions, async () => {
+      const a = await atGap(gate)
+      return a === undefined ? undefined : a.type === 'stopped' ? 'stop' : 'escalate'
+    })
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
   }
@@ -285,7 +311,12 @@ function commitPartial(deps: TurnDeps, partial: Partial, interrupted: boolean): 
   }
 }
 
-async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnToolDecisions): Promise<'next' | 'stop' | 'shutdown'> {
+async function runTools(
+  deps: TurnDeps,
+  calls: ToolCallEvent[],
+  decisions: TurnToolDecisions,
+  beforeCall: () => Promise<'stop' | 'escalate' | undefined>,
+): Promise<'next' | 'stop' | 'shutdown'> {
   const {printer, router} = deps
   const byId = new Map(calls.map((c) => [c.id, c]))
   const outcome = await coordinateToolCalls(
@@ -305,6 +336,7 @@ async function runTools(deps: TurnDeps, calls: ToolCallEvent[], decisions: TurnT
       run: deps.runTool,
       pushInterrupt: (handler) => router?.push(() => handler()) ?? (() => {}),
       decisions,
+      beforeCall,
       // Each call's header right before its prompts and its result line right
       // after: with several calls the user sees which one is being asked about.
       onCallStart: async (request) => {
