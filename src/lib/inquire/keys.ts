@@ -15,8 +15,11 @@
 //   whose `text` holds the whole cluster). Keymaps then see one key per
 //   visible character, which vi normal mode and undo grouping rely on.
 //   Bulk text should arrive as bracketed paste, which is one 'paste' key.
-// - ESC + key is that key with meta (Alt). ESC + uppercase letter is the
-//   lowercase name with shift. ESC DEL / ESC BS are Alt+Backspace, ESC CR is
+// - ESC + key is that key with meta (Alt); the key is one grapheme, so a
+//   combining mark after the letter belongs to it. An Alt key ending a read
+//   is held until the next read or the flush (it could still grow), so it
+//   decodes the same however the input is split. ESC + uppercase letter is
+//   the lowercase name with shift. ESC DEL / ESC BS are Alt+Backspace, ESC CR is
 //   Alt+Enter.
 // - Unknown or malformed escape sequences are swallowed whole; C1 controls
 //   (0x80–0x9f) are dropped. Nothing escape-like is ever inserted as text.
@@ -279,10 +282,12 @@ export class KeyDecoder {
     if (isC1(code)) return {keys: [], consumed: 2}
     // Alt + one grapheme (so Alt+é is one key).
     const {segment} = segmenter.segment(s.slice(1))[Symbol.iterator]().next().value!
-    // A non-ASCII grapheme that reaches the end of the input may still grow
-    // (a surrogate pair, a ZWJ sequence split across reads): wait for the
-    // rest or the flush. ASCII (Alt+letter) never waits.
-    if (!final && /[^\x00-\x7f]/.test(segment) && (1 + segment.length === s.length || /[\ud800-\udbff\u200d]$/.test(s))) {
+    // A grapheme that reaches the end of the input may still grow (a
+    // combining mark after a letter, a surrogate pair, a ZWJ sequence split
+    // across reads): wait for the next read or the flush after
+    // ESC_TIMEOUT_MS. This includes Alt + ASCII letter: deciding early made
+    // ESC e + U+0301 M-é in one read but M-e and a stray mark in two.
+    if (!final && (1 + segment.length === s.length || /[\ud800-\udbff\u200d]$/.test(s))) {
       return 'incomplete'
     }
     const lower = segment.toLowerCase()

@@ -56,7 +56,9 @@ describe('KeyDecoder', () => {
       const d = new KeyDecoder()
       expect(d.feed('\x1b')).to.deep.equal([])
       expect(d.pending).to.equal(true)
-      expect(d.feed('b').map(show)).to.deep.equal(['M-b'])
+      // Still pending: a combining mark could follow the letter.
+      expect(d.feed('b').map(show)).to.deep.equal([])
+      expect(d.flush().map(show)).to.deep.equal(['M-b'])
       expect(d.pending).to.equal(false)
     })
   })
@@ -195,7 +197,7 @@ describe('KeyDecoder', () => {
 })
 
 describe('KeyDecoder: Alt + a grapheme split across reads', () => {
-  for (const text of ['👨‍👩‍👧‍👦', '🇫🇷', 'é']) {
+  for (const text of ['👨‍👩‍👧‍👦', '🇫🇷', 'é', 'e\u0301']) {
     it(`decodes ESC ${text} as one Alt key at every split point`, () => {
       const input = '\x1b' + text
       for (let cut = 1; cut < input.length; cut++) {
@@ -205,4 +207,37 @@ describe('KeyDecoder: Alt + a grapheme split across reads', () => {
       }
     })
   }
+})
+
+describe('KeyDecoder: Meta + a base letter and combining marks, at every split point', () => {
+  // ESC e U+0301 used to be M-é in one read but M-e plus a stray combining
+  // mark when the mark came in the next read (issue 16, item 8).
+  const cases: Array<[string, string[]]> = [
+    ['\x1be\u0301', ['M-e\u0301']],
+    ['\x1bo\u0308\u0301', ['M-o\u0308\u0301']],
+    ['\x1bA\u030a', ['M-S-a\u030a']],
+    ['\x1be\u0301x', ['M-e\u0301', 'char:x']],
+    ['a\x1be\u0301\x1bb', ['char:a', 'M-e\u0301', 'M-b']],
+  ]
+  for (const [input, expected] of cases) {
+    it(`${JSON.stringify(input)} decodes the same however it is split into two or three reads`, () => {
+      const cps = Array.from(input)
+      const at = (from: number, to?: number) => cps.slice(from, to).join('')
+      for (let i = 0; i <= cps.length; i++) {
+        expect(decode(at(0, i), at(i)), `split at ${i}`).to.deep.equal(expected)
+        for (let j = i; j <= cps.length; j++) {
+          expect(decode(at(0, i), at(i, j), at(j)), `split at ${i} and ${j}`).to.deep.equal(expected)
+        }
+      }
+    })
+  }
+
+  it('holds Alt + letter at the end of a read until the next read or the ESC timeout', () => {
+    const d = new KeyDecoder()
+    expect(d.feed('\x1bb')).to.deep.equal([])
+    expect(d.pending).to.equal(true)
+    expect(d.flush().map(show)).to.deep.equal(['M-b'])
+    expect(d.feed('\x1bb').map(show)).to.deep.equal([])
+    expect(d.feed('c').map(show)).to.deep.equal(['M-b', 'char:c'])
+  })
 })
