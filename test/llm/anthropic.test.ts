@@ -127,7 +127,7 @@ describe('llm/anthropic adapter', () => {
           role: 'assistant',
           content: 'Listing.',
           reasoning: 'Need files.',
-          reasoningSignature: 'sig1',
+          thinking: [{type: 'thinking', thinking: 'Need files.', signature: 'sig1'}],
           toolCalls: [{id: 'toolu_1', name: 'list_files', arguments: {path: 'src'}}],
         },
         {role: 'tool', toolCallId: 'toolu_1', name: 'list_files', content: 'a.ts\nb.ts', isError: false},

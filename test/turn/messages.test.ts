@@ -26,7 +26,12 @@ describe('turn: events → messages', () => {
 
   it('sends a stored thinking signature back with its reasoning', () => {
     const messages = eventsToMessages([event.chatRequest('q'), {...event.reasoning('hmm'), signature: 'sig-1'}, event.message('a')])
-    expect(messages[1]).to.deep.equal({role: 'assistant', content: 'a', reasoning: 'hmm', reasoningSignature: 'sig-1'})
+    expect(messages[1]).to.deep.equal({
+      role: 'assistant',
+      content: 'a',
+      reasoning: 'hmm',
+      thinking: [{type: 'thinking', thinking: 'hmm', signature: 'sig-1'}],
+    })
   })
 
   it('leaves out a tool call without a response and a response without a call', () => {

@@ -53,31 +53,56 @@ export function thinkingBudget(reasoning: ChatRequest['reasoning']): number | un
   return BUDGETS[reasoning.toLowerCase()]
 }
 
-export function anthropicRequestBody(req: ChatRequest): Record<string, unknown> {
+/** The Messages API request jp sends (test/llm/request-types.test.ts checks it against the SDK's own types). */
+export interface AnthropicRequestBody {
+  model: string
+  max_tokens: number
+  system?: string
+  messages: AnthropicMessage[]
+  tools?: {name: string; description: string; input_schema: {type: 'object'; [key: string]: unknown}}[]
+  thinking?: {type: 'enabled'; budget_tokens: number}
+  temperature?: number
+  stream: true
+}
+
+export type AnthropicBlock =
+  | {type: 'text'; text: string}
+  | {type: 'thinking'; thinking: string; signature: string}
+  | {type: 'redacted_thinking'; data: string}
+  | {type: 'tool_use'; id: string; name: string; input: Record<string, unknown>}
+  | {type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean}
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant'
+  content: AnthropicBlock[]
+}
+
+export function anthropicRequestBody(req: ChatRequest): AnthropicRequestBody {
   const budget = thinkingBudget(req.reasoning)
   let maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS
   // The API rejects a thinking budget that is not below max_tokens.
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + DEFAULT_MAX_TOKENS
-  const body: Record<string, unknown> = {model: req.model, max_tokens: maxTokens}
+  const body: AnthropicRequestBody = {model: req.model, max_tokens: maxTokens, messages: anthropicMessages(req.messages), stream: true}
   if (req.system) body.system = req.system
-  body.messages = anthropicMessages(req.messages)
   if (req.tools.length > 0) {
-    body.tools = req.tools.map((t) => ({name: t.name, description: t.description, input_schema: t.parameters}))
+    body.tools = req.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: {...t.parameters, type: 'object'},
+    }))
   }
   if (budget !== undefined) body.thinking = {type: 'enabled', budget_tokens: budget}
-  body.stream = true
+  if (req.temperature !== undefined) body.temperature = req.temperature
   return body
 }
-
-type Block = Record<string, unknown>
 
 /**
  * Messages in the API's shape: tool results become `tool_result` blocks in a
  * user message (before any text there, as the API requires), consecutive
  * same-role messages merge, and empty messages are left out.
  */
-export function anthropicMessages(messages: ChatMessage[]): {role: 'user' | 'assistant'; content: Block[]}[] {
-  const out: {role: 'user' | 'assistant'; content: Block[]}[] = []
+export function anthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = []
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'assistant' : 'user'
     const blocks = anthropicBlocks(m)
@@ -94,22 +119,20 @@ export function anthropicMessages(messages: ChatMessage[]): {role: 'user' | 'ass
   return out
 }
 
-function anthropicBlocks(m: ChatMessage): Block[] {
+function anthropicBlocks(m: ChatMessage): AnthropicBlock[] {
   switch (m.role) {
     case 'user':
       // Empty text blocks are a 400.
       return m.content === '' ? [] : [{type: 'text', text: m.content}]
     case 'assistant': {
-      const blocks: Block[] = []
-      if (m.reasoning && m.reasoningSignature) {
-        blocks.push({type: 'thinking', thinking: m.reasoning, signature: m.reasoningSignature})
-      }
+      // Thinking goes back verbatim: every signed or redacted block, in order.
+      const blocks: AnthropicBlock[] = (m.thinking ?? []).map((b) => ({...b}))
       if (m.content !== '') blocks.push({type: 'text', text: m.content})
       for (const c of m.toolCalls ?? []) blocks.push({type: 'tool_use', id: c.id, name: c.name, input: c.arguments})
       return blocks
     }
     case 'tool': {
-      const block: Block = {type: 'tool_result', tool_use_id: m.toolCallId, content: m.content}
+      const block: AnthropicBlock = {type: 'tool_result', tool_use_id: m.toolCallId, content: m.content}
       if (m.isError) block.is_error = true
       return [block]
     }
@@ -121,16 +144,50 @@ interface OpenBlock {
   id: string
   name: string
   json: string
+  signature: string
 }
 
-const FINISH: Record<string, FinishReason> = {end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_use', max_tokens: 'length'}
+/**
+ * Anthropic's token counts. `message_delta` may repeat any of them as running
+ * totals of the whole message (not increments): each one present replaces its
+ * earlier value, as the SDK's accumulator does. Cached prompt tokens are still
+ * prompt tokens, so the input total is the sum of the three input counters.
+ */
+class AnthropicUsage {
+  private readonly counts = new Map<string, number>()
+  private static readonly INPUT = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']
+
+  update(usage: Record<string, unknown>): void {
+    for (const key of [...AnthropicUsage.INPUT, 'output_tokens']) {
+      const n = numberOrUndefined(usage[key])
+      if (n !== undefined) this.counts.set(key, n)
+    }
+  }
+
+  event(): StreamEvent | undefined {
+    const input = AnthropicUsage.INPUT.filter((k) => this.counts.has(k))
+    const inputTokens = input.length > 0 ? input.reduce((sum, k) => sum + this.counts.get(k)!, 0) : undefined
+    const outputTokens = this.counts.get('output_tokens')
+    if (inputTokens === undefined && outputTokens === undefined) return undefined
+    return {type: 'usage', inputTokens, outputTokens}
+  }
+}
+
+const FINISH: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_use',
+  max_tokens: 'length',
+  refusal: 'refusal',
+  model_context_window_exceeded: 'context_window',
+  pause_turn: 'pause',
+}
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error'])
 
 export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, OpenBlock>()
   const batch = new EventBatch()
-  let inputTokens: number | undefined
-  let outputTokens: number | undefined
+  const tokens = new AnthropicUsage()
   let stopReason: string | undefined
   let stopped = false
 
@@ -151,13 +208,7 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
         switch (type) {
           case 'message_start': {
             const usage = isRecord(data.message) ? data.message.usage : undefined
-            if (isRecord(usage)) {
-              // Cached prompt tokens are still prompt tokens.
-              const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens]
-              const known = parts.map(numberOrUndefined).filter((n): n is number => n !== undefined)
-              if (known.length > 0) inputTokens = known.reduce((a, b) => a + b, 0)
-              outputTokens = numberOrUndefined(usage.output_tokens) ?? outputTokens
-            }
+            if (isRecord(usage)) tokens.update(usage)
             break
           }
           case 'content_block_start': {
@@ -167,10 +218,12 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
               id: typeof block.id === 'string' ? block.id : '',
               name: typeof block.name === 'string' ? block.name : '',
               json: '',
+              signature: typeof block.signature === 'string' ? block.signature : '',
             }
             blocks.set(Number(data.index), open)
             if (open.type === 'text' && typeof block.text === 'string') batch.text(block.text)
             if (open.type === 'thinking' && typeof block.thinking === 'string') batch.reasoning(block.thinking)
+            if (open.type === 'redacted_thinking' && typeof block.data === 'string') batch.push({type: 'redacted_reasoning', data: block.data})
             break
           }
           case 'content_block_delta': {
@@ -182,9 +235,12 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
               case 'thinking_delta':
                 if (typeof delta.thinking === 'string') batch.reasoning(delta.thinking)
                 break
-              case 'signature_delta':
-                if (typeof delta.signature === 'string') batch.push({type: 'reasoning', text: '', signature: delta.signature})
+              case 'signature_delta': {
+                // Kept until the block closes: the signature ends its own block.
+                const open = blocks.get(Number(data.index))
+                if (open && typeof delta.signature === 'string') open.signature = delta.signature
                 break
+              }
               case 'input_json_delta': {
                 const open = blocks.get(Number(data.index))
                 if (open && typeof delta.partial_json === 'string') open.json += delta.partial_json
@@ -200,15 +256,13 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
             const open = blocks.get(index)
             blocks.delete(index)
             if (open?.type === 'tool_use') batch.push(toolCallEvent(open.id, open.name, open.json))
+            if (open?.type === 'thinking' && open.signature !== '') batch.push({type: 'reasoning', text: '', signature: open.signature})
             break
           }
           case 'message_delta': {
             const delta = isRecord(data.delta) ? data.delta : {}
             if (typeof delta.stop_reason === 'string') stopReason = delta.stop_reason
-            if (isRecord(data.usage)) {
-              outputTokens = numberOrUndefined(data.usage.output_tokens) ?? outputTokens
-              inputTokens = numberOrUndefined(data.usage.input_tokens) ?? inputTokens
-            }
+            if (isRecord(data.usage)) tokens.update(data.usage)
             break
           }
           case 'message_stop':
@@ -235,7 +289,8 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
   if (!stopped) {
     throw new ProviderError(`${provider}: the stream ended before message_stop`, {provider, retryable: true})
   }
-  if (inputTokens !== undefined || outputTokens !== undefined) batch.push({type: 'usage', inputTokens, outputTokens})
+  const usage = tokens.event()
+  if (usage) batch.push(usage)
   batch.push(finishEvent(stopReason === undefined ? 'other' : FINISH[stopReason] ?? 'other', stopReason))
   yield* batch.take()
 }

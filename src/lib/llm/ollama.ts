@@ -36,32 +36,57 @@ class OllamaProvider implements Provider {
   }
 }
 
-export function ollamaRequestBody(req: ChatRequest): Record<string, unknown> {
-  const messages: Record<string, unknown>[] = []
+/** The /api/chat request jp sends (test/llm/request-types.test.ts checks it against the client library's types). */
+export interface OllamaRequestBody {
+  model: string
+  messages: OllamaMessage[]
+  stream: true
+  tools?: {type: 'function'; function: {name: string; description: string; parameters: {type: string; [key: string]: unknown}}}[]
+  think?: boolean | 'low' | 'medium' | 'high'
+  options?: {num_predict?: number; temperature?: number}
+}
+
+export interface OllamaMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool'
+  content: string
+  thinking?: string
+  tool_calls?: {function: {name: string; arguments: Record<string, unknown>}}[]
+  tool_name?: string
+}
+
+/** Ollama's `think` value for a reasoning setting: a boolean, or an effort level on models that have them. */
+export function ollamaThink(r: NonNullable<ChatRequest['reasoning']>): NonNullable<OllamaRequestBody['think']> {
+  if (typeof r === 'boolean') return r
+  const level = r.toLowerCase()
+  if (level === 'low' || level === 'medium' || level === 'high') return level
+  return level !== 'false'
+}
+
+export function ollamaRequestBody(req: ChatRequest): OllamaRequestBody {
+  const messages: OllamaMessage[] = []
   if (req.system) messages.push({role: 'system', content: req.system})
   for (const m of req.messages) messages.push(ollamaMessage(m))
-  const body: Record<string, unknown> = {model: req.model, messages, stream: true}
+  const body: OllamaRequestBody = {model: req.model, messages, stream: true}
   if (req.tools.length > 0) {
     body.tools = req.tools.map((t) => ({
       type: 'function',
-      function: {name: t.name, description: t.description, parameters: t.parameters},
+      function: {name: t.name, description: t.description, parameters: {...t.parameters, type: 'object'}},
     }))
   }
-  if (req.reasoning !== undefined) {
-    // `think` takes a boolean, or an effort level on models that have them.
-    const r = req.reasoning
-    body.think = typeof r === 'string' && ['low', 'medium', 'high'].includes(r) ? r : Boolean(r) && r !== 'false'
-  }
-  if (req.maxTokens !== undefined) body.options = {num_predict: req.maxTokens}
+  if (req.reasoning !== undefined) body.think = ollamaThink(req.reasoning)
+  const options: NonNullable<OllamaRequestBody['options']> = {}
+  if (req.maxTokens !== undefined) options.num_predict = req.maxTokens
+  if (req.temperature !== undefined) options.temperature = req.temperature
+  if (Object.keys(options).length > 0) body.options = options
   return body
 }
 
-function ollamaMessage(m: ChatMessage): Record<string, unknown> {
+function ollamaMessage(m: ChatMessage): OllamaMessage {
   switch (m.role) {
     case 'user':
       return {role: 'user', content: m.content}
     case 'assistant': {
-      const out: Record<string, unknown> = {role: 'assistant', content: m.content}
+      const out: OllamaMessage = {role: 'assistant', content: m.content}
       if (m.reasoning) out.thinking = m.reasoning
       if (m.toolCalls?.length) {
         out.tool_calls = m.toolCalls.map((c) => ({function: {name: c.name, arguments: c.arguments}}))

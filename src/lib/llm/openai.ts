@@ -42,9 +42,40 @@ class OpenAIProvider implements Provider {
 
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high'])
 
+/** The Chat Completions request jp sends (test/llm/request-types.test.ts checks it against the SDK's own types). */
+export interface OpenAIRequestBody {
+  model: string
+  messages: OpenAIMessage[]
+  stream: true
+  stream_options: {include_usage: boolean}
+  tools?: {type: 'function'; function: {name: string; description: string; parameters: Record<string, unknown>}}[]
+  max_completion_tokens?: number
+  max_tokens?: number
+  temperature?: number
+  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high'
+}
+
+export type OpenAIMessage =
+  | {role: 'system'; content: string}
+  | {role: 'user'; content: string}
+  | {role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[]}
+  | {role: 'tool'; tool_call_id: string; content: string}
+
+export interface OpenAIToolCall {
+  id: string
+  type: 'function'
+  function: {name: string; arguments: string}
+}
+
+/** The reasoning effort a setting asks for, or undefined when it names none (see llm/parameters.ts). */
+export function reasoningEffort(reasoning: ChatRequest['reasoning']): OpenAIRequestBody['reasoning_effort'] {
+  const effort = reasoning === true ? 'medium' : typeof reasoning === 'string' ? reasoning.toLowerCase() : undefined
+  return effort !== undefined && EFFORTS.has(effort) ? (effort as OpenAIRequestBody['reasoning_effort']) : undefined
+}
+
 /** The JSON body jp sends; pure, so tests can compare it with what the server received. */
-export function openAIRequestBody(req: ChatRequest, provider: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function openAIRequestBody(req: ChatRequest, provider: string): OpenAIRequestBody {
+  const body: OpenAIRequestBody = {
     model: req.model,
     messages: openAIMessages(req),
     stream: true,
@@ -58,19 +89,20 @@ export function openAIRequestBody(req: ChatRequest, provider: string): Record<st
   }
   // OpenAI's reasoning models reject max_tokens; the other servers only know it.
   if (req.maxTokens !== undefined) body[provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = req.maxTokens
-  const effort = req.reasoning === true ? 'medium' : typeof req.reasoning === 'string' ? req.reasoning : undefined
-  if (effort !== undefined && EFFORTS.has(effort)) body.reasoning_effort = effort
+  if (req.temperature !== undefined) body.temperature = req.temperature
+  const effort = reasoningEffort(req.reasoning)
+  if (effort !== undefined) body.reasoning_effort = effort
   return body
 }
 
-export function openAIMessages(req: ChatRequest): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = []
+export function openAIMessages(req: ChatRequest): OpenAIMessage[] {
+  const out: OpenAIMessage[] = []
   if (req.system) out.push({role: 'system', content: req.system})
   for (const m of req.messages) out.push(openAIMessage(m))
   return out
 }
 
-function openAIMessage(m: ChatMessage): Record<string, unknown> {
+function openAIMessage(m: ChatMessage): OpenAIMessage {
   switch (m.role) {
     case 'user':
       return {role: 'user', content: m.content}
@@ -98,7 +130,13 @@ interface PendingCall {
   args: string
 }
 
-const FINISH: Record<string, FinishReason> = {stop: 'stop', tool_calls: 'tool_use', function_call: 'tool_use', length: 'length'}
+const FINISH: Record<string, FinishReason> = {
+  stop: 'stop',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'length',
+  content_filter: 'content_filter',
+}
 
 /** Turns decoded SSE text into StreamEvents; `finish` is always the last event. */
 export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {

@@ -13,16 +13,20 @@ export interface UserMessage {
   content: string
 }
 
+/**
+ * One thinking block exactly as the provider returned it. Claude requires its
+ * thinking blocks back unmodified — each with its own signature, redacted ones
+ * included, in order — when a tool result follows them.
+ */
+export type ThinkingBlock = {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
+
 export interface AssistantMessage {
   role: 'assistant'
   content: string
+  /** All reasoning text, for providers that take it back as plain text (Ollama). */
   reasoning?: string
-  /**
-   * Anthropic's signature for `reasoning`. Claude requires thinking blocks to
-   * be echoed back (signed) when a tool result follows them; without a
-   * signature the reasoning is not sent back.
-   */
-  reasoningSignature?: string
+  /** The signed and redacted thinking blocks, in order (Anthropic sends these back; unsigned reasoning is not). */
+  thinking?: ThinkingBlock[]
   toolCalls?: ToolCall[]
 }
 
@@ -55,15 +59,28 @@ export interface ChatRequest {
   messages: ChatMessage[]
   tools: ToolDefinition[]
   maxTokens?: number
+  temperature?: number
   reasoning?: ReasoningSetting
 }
 
-export type FinishReason = 'stop' | 'tool_use' | 'length' | 'other'
+/**
+ * How a response ended, normalised across providers (the provider's own word
+ * travels alongside as `raw`): a normal end, a tool call, the token limit, a
+ * content filter (OpenAI), a refusal, a full context window, or a paused turn
+ * the server wants continued (Anthropic).
+ */
+export type FinishReason = 'stop' | 'tool_use' | 'length' | 'content_filter' | 'refusal' | 'context_window' | 'pause' | 'other'
 
 export type StreamEvent =
   | {type: 'text'; text: string}
-  /** `signature` arrives (Anthropic only) once per thinking block, with empty text. */
+  /**
+   * Reasoning text. An event with `signature` (Anthropic only, empty text)
+   * closes a thinking block: the reasoning since the previous close is that
+   * block's text, and the signature is its own.
+   */
   | {type: 'reasoning'; text: string; signature?: string}
+  /** An encrypted thinking block (Anthropic `redacted_thinking`), to be sent back as it came. */
+  | {type: 'redacted_reasoning'; data: string}
   | ToolCallEvent
   | {type: 'usage'; inputTokens?: number; outputTokens?: number}
   | {type: 'finish'; reason: FinishReason; raw?: string}

@@ -12,7 +12,9 @@ export function eventsToMessages(events: readonly ConversationEvent[]): ChatMess
 
   let assistant: AssistantMessage | undefined
   const closeAssistant = () => {
-    if (assistant && (assistant.content !== '' || assistant.reasoning || assistant.toolCalls?.length)) messages.push(assistant)
+    if (assistant && (assistant.content !== '' || assistant.reasoning || assistant.thinking?.length || assistant.toolCalls?.length)) {
+      messages.push(assistant)
+    }
     assistant = undefined
   }
 
@@ -30,9 +32,12 @@ export function eventsToMessages(events: readonly ConversationEvent[]): ChatMess
         const a = openAssistant()
         if (typeof e.message === 'string') a.content += e.message
         else if (typeof e.reasoning === 'string') {
-          a.reasoning = (a.reasoning ?? '') + e.reasoning
-          const signature = (e as {signature?: unknown}).signature
-          if (typeof signature === 'string') a.reasoningSignature = signature
+          if (e.reasoning !== '') a.reasoning = (a.reasoning ?? '') + e.reasoning
+          // Each stored thinking block goes back as it came: its own text and
+          // signature, or its redacted data (see storedThinking in turn/response.ts).
+          const {signature, redacted_thinking: redacted} = e as {signature?: unknown; redacted_thinking?: unknown}
+          if (typeof redacted === 'string') (a.thinking ??= []).push({type: 'redacted_thinking', data: redacted})
+          else if (typeof signature === 'string') (a.thinking ??= []).push({type: 'thinking', thinking: e.reasoning, signature})
         }
         break
       }

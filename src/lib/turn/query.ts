@@ -201,6 +201,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     system: config.assistant.system_prompt,
     reasoning: config.assistant.model.parameters?.reasoning,
     maxTokens: config.assistant.model.parameters?.max_tokens,
+    temperature: config.assistant.model.parameters?.temperature,
     tools: toolDefinitions(toolConfigs, enabled),
     toolConfigs,
     enabledTools: enabled,

@@ -14,6 +14,7 @@ import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
 import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
+import {finishNotice, ResponseParts} from './response.js'
 
 /** Sent as the next user message when the user continues after the stream had ended (no assistant prefill). */
 export const CONTINUE_MESSAGE = 'Please continue.'
@@ -28,6 +29,7 @@ export interface TurnDeps {
   system?: string
   reasoning?: ReasoningSetting
   maxTokens?: number
+  temperature?: number
   tools: ToolDefinition[]
   toolConfigs: Record<string, ToolConfig>
   enabledTools: ReadonlySet<string>
@@ -55,16 +57,8 @@ export type TurnOutcome =
   /** The provider failed; everything received is stored. */
   | {type: 'failed'; error: unknown}
 
-interface Partial {
-  text: string
-  reasoning: string
-  /** Anthropic signs thinking; the signature must go back with it. */
-  signature?: string
-  toolCalls: ToolCallEvent[]
-}
-
 interface StreamResult {
-  partial: Partial
+  partial: ResponseParts
   /** The interrupt decision, when the user opened the menu. */
   decision?: StreamingInterruptAction
   /** Set when the stream failed (not by our own abort). */
@@ -162,6 +156,7 @@ function request(deps: TurnDeps): ChatRequest {
     messages: eventsToMessages(deps.events),
     tools: deps.tools,
     maxTokens: deps.maxTokens,
+    temperature: deps.temperature,
     reasoning: deps.reasoning,
   }
 }
@@ -174,7 +169,7 @@ function request(deps: TurnDeps): ChatRequest {
  */
 async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const {printer, router} = deps
-  const partial: Partial = {text: '', reasoning: '', toolCalls: []}
+  const partial = new ResponseParts()
   const controller = new AbortController()
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
@@ -222,30 +217,34 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   let error: unknown
   try {
     for await (const ev of deps.provider.stream(request(deps), controller.signal)) {
+      partial.add(ev)
       switch (ev.type) {
         case 'text':
-          partial.text += ev.text
           show(() => {
             printer.assistant(ev.text)
             atLineStart = ev.text.endsWith('\n')
           })
           break
         case 'reasoning':
-          partial.reasoning += ev.text
-          if (ev.signature) partial.signature = ev.signature
           show(() => {
             printer.reasoning(ev.text)
             if (ev.text !== '') atLineStart = ev.text.endsWith('\n')
           })
           break
-        case 'tool_call':
-          partial.toolCalls.push(ev)
-          break
         case 'usage':
           show(() => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens}))
           break
-        case 'finish':
-          if (ev.reason === 'length') show(() => printer.warn('The response was cut off at the token limit.'))
+        case 'finish': {
+          // How the answer ended: always an event in json, and a notice
+          // whenever it is not a normal end or a tool call.
+          const notice = finishNotice(ev.reason, ev.raw)
+          show(() => {
+            printer.event({type: 'finish', reason: ev.reason, raw: ev.raw ?? null})
+            if (notice) printer.warn(notice)
+          })
+          break
+        }
+        default:
           break
       }
       await printer.writable()
@@ -298,13 +297,8 @@ function abortPromise(signal: AbortSignal): Promise<void> {
  * Tool calls of an interrupted response are answered with a notice so the
  * next request stays valid for every provider.
  */
-function commitPartial(deps: TurnDeps, partial: Partial, interrupted: boolean): void {
-  if (partial.reasoning !== '') {
-    const e = event.reasoning(partial.reasoning)
-    deps.events.push(partial.signature ? {...e, signature: partial.signature} : e)
-  }
-  if (partial.text !== '') deps.events.push(event.message(partial.text))
-  for (const call of partial.toolCalls) deps.events.push(event.toolCallRequest(call.id, call.name, call.arguments))
+function commitPartial(deps: TurnDeps, partial: ResponseParts, interrupted: boolean): void {
+  deps.events.push(...partial.toEvents())
   if (interrupted) {
     for (const call of partial.toolCalls) deps.events.push(event.toolCallResponse(call.id, INTERRUPTED_TOOL_CALL, true))
     partial.toolCalls = []
