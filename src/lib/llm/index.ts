@@ -2,6 +2,7 @@
 // imported lazily so nothing provider-related loads until a query runs, and a
 // missing API key fails here, before any request is made.
 import type {ProviderConfig, ProviderName} from '../config/types.js'
+import {modelParametersProblem, type ModelParameters} from './parameters.js'
 import type {Provider} from './types.js'
 
 export * from './types.js'
@@ -43,6 +44,7 @@ export async function resolveModel(
   id: string,
   providersConfig: ProvidersConfig,
   env: NodeJS.ProcessEnv = process.env,
+  parameters?: ModelParameters,
 ): Promise<ResolvedModel> {
   const {provider: name, model} = parseModelId(id)
 
@@ -57,6 +59,10 @@ export async function resolveModel(
     const known = ['echo', ...Object.keys(WIRE)].join(', ')
     throw new ModelResolutionError(`unknown provider "${name}" in model id "${id}" (known: ${known})`)
   }
+
+  // A parameter the provider has no place for stops the query here, before any request.
+  const problem = modelParametersProblem(wire, name, parameters)
+  if (problem) throw new ModelResolutionError(problem)
 
   let apiKey: string | undefined
   if (config.api_key_env) {

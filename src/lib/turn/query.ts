@@ -112,7 +112,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   const {resolveModel} = await import('../llm/index.js')
   let resolved: Awaited<ReturnType<typeof resolveModel>>
   try {
-    resolved = await resolveModel(modelId ?? DEFAULT_MODEL, config.providers.llm, process.env)
+    resolved = await resolveModel(modelId ?? DEFAULT_MODEL, config.providers.llm, process.env, config.assistant.model.parameters)
   } catch (error) {
     host.fail(error)
   }
