@@ -57,11 +57,23 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'assistant.model.parameters': {description: 'Request parameters passed to the provider.', example: '{}'},
   'assistant.model.parameters.reasoning': {
     description:
-      'Extended thinking / reasoning effort: `true`, `false`, or `"low"`, `"medium"`, `"high"`. Providers without reasoning ignore it.',
+      'Extended thinking / reasoning effort: `true`, `false`, `"minimal"`, `"low"`, `"medium"`, `"high"`, or (Anthropic only) a thinking budget in tokens such as `"4096"` (at least 1024). ' +
+      'Sent as Anthropic `thinking.budget_tokens`, OpenAI-format `reasoning_effort`, Ollama `think` (which has no `"minimal"`). ' +
+      'A value the provider has no place for stops the query before any request, naming this key.',
     example: '"medium"',
   },
-  'assistant.model.parameters.max_tokens': {description: 'Upper bound on the tokens of one answer.', example: '4096'},
-  'assistant.model.parameters.temperature': {description: 'Sampling temperature.', example: '0.2'},
+  'assistant.model.parameters.max_tokens': {
+    description:
+      'Upper bound on the tokens of one answer (a positive whole number). Sent as Anthropic `max_tokens`, OpenAI `max_completion_tokens`, ' +
+      '`max_tokens` on the other OpenAI-format servers, Ollama `options.num_predict`.',
+    example: '4096',
+  },
+  'assistant.model.parameters.temperature': {
+    description:
+      'Sampling temperature. Sent as `temperature` (Ollama: `options.temperature`). Anthropic takes 0–1 and only 1 while `reasoning` is on; ' +
+      'the OpenAI format takes 0–2. A value out of range stops the query before any request, naming this key.',
+    example: '0.2',
+  },
   'assistant.system_prompt': {description: 'A system prompt sent with every request.', example: '"You are a terse senior engineer."'},
 
   providers: {description: 'Provider endpoints and key variables.', example: '{}'},
