@@ -1,9 +1,8 @@
 // The public API of jp for third-party plugins and embedders (package "exports": ".").
+// Test doubles (MockEditorBackend, MockPromptBackend) are in ./testing.ts ("jp-cli/testing").
 export * from './config/types.js'
 export * from './editor/types.js'
-export {MockEditorBackend, type MockEditResult} from './editor/mock.js'
 export * from './inquire/types.js'
-export {MockPromptBackend} from './inquire/mock.js'
 export {EditorConfig, DEFAULT_EDITOR_ENVS, type EditorCommand, type EditorArgv, type EditorConfigOptions, type EditorSectionInput, type WhichFn} from './config/editor.js'
 export {TerminalEditorBackend, type TerminalEditorBackendOptions} from './editor/terminal.js'
 export {EditorBackendRegistry, createEditorBackendRegistry, type EditorBackendFactory} from './editor/registry.js'
