@@ -10,7 +10,7 @@ import {fileURLToPath} from 'node:url'
 import Query from '../../src/commands/query.js'
 import {parseConfigToml} from '../../src/lib/config/load.js'
 import {STREAMING_MENU, TOOL_MENU} from '../../src/lib/interrupt/handler.js'
-import {editorNotice} from '../../src/lib/interrupt/reply.js'
+import {editorNotice} from '../../src/lib/compose/inline.js'
 import {
   noTerminalResponse,
   RESULT_SKIPPED_BY_CONFIG,

@@ -1,9 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import {sanitizeUntrusted} from '../../lib/text/untrusted.js'
-
-/** How long a second jp waits for a conversation another jp is writing. */
-const LOCK_WAIT_MS = 3000
+import {WRITER_LOCK_WAIT_MS} from '../../lib/conversation/lock.js'
 
 export default class ConversationEdit extends JpCommand {
   static summary = "Edit a conversation's files in your editor, or set its title and pin"
@@ -55,7 +53,7 @@ export default class ConversationEdit extends JpCommand {
           const {ConversationNotFoundError} = await import('../../lib/conversation/store.js')
           throw new ConversationNotFoundError(id, store.workspace.root)
         }
-        releases.push(await store.lock(id, {waitMs: LOCK_WAIT_MS}))
+        releases.push(await store.lock(id, {waitMs: WRITER_LOCK_WAIT_MS}))
       }
 
       if (properties) {

@@ -18,17 +18,17 @@
 // top-level imports to @oclif/core and types.
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {EditorConfig} from '../config/editor.js'
+import {errorLine} from '../text/one-line.js'
 import type {Config} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
-
-export type OutputFormat = 'text' | 'json'
+import type {OutputFormat} from '../printer/printer.js'
 
 // Structurally the same as oclif's (not re-exported from its Interfaces namespace).
-type FlagOutput = {[name: string]: any} // eslint-disable-line @typescript-eslint/no-explicit-any
-type ArgOutput = {[name: string]: any} // eslint-disable-line @typescript-eslint/no-explicit-any
+type FlagOutput = {[name: string]: any}
+type ArgOutput = {[name: string]: any}
 
 interface GlobalFlags {
   cfg?: string[]
@@ -153,8 +153,7 @@ export abstract class JpCommand extends Command {
    * at the terminal width, which breaks the one-line contract and grep.
    */
   protected fail(e: unknown): never {
-    const message = e instanceof Error ? e.message : String(e)
-    process.stderr.write(`Error: ${sanitizeUntrusted(message.replace(/\s*\n\s*/g, ' '))}\n`)
+    process.stderr.write(`Error: ${sanitizeUntrusted(errorLine(e))}\n`)
     this.exit(1)
   }
 

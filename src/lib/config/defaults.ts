@@ -44,3 +44,8 @@ export function modelIdFromConfig(config: Config): string {
   const id = config.assistant.model.id?.trim()
   return id ? id : FALLBACK_MODEL_ID
 }
+
+/** The model a query uses: `--model`, else {@link modelIdFromConfig}. */
+export function queryModelId(flag: string | undefined, config: Config): string {
+  return flag ?? modelIdFromConfig(config)
+}

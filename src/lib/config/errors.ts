@@ -1,6 +1,7 @@
 // A configuration problem, reported as one line that names where it came from
 // (file:line:column, an environment variable, or a --cfg argument), the dotted
 // key and what was expected. Nothing runs on a broken config.
+import {oneLine} from '../text/one-line.js'
 
 export interface ConfigErrorDetails {
   /** File path, `JP_CFG_*` variable name, `--cfg ARG`, or another label. */
@@ -35,7 +36,7 @@ export function formatConfigError(d: ConfigErrorDetails): string {
   let where = d.source
   if (d.line !== undefined) where += `:${d.line}:${d.column ?? 1}`
   const key = d.key ? `${d.key}: ` : ''
-  return `${where}: ${key}${d.problem}`.replace(/\s*\n\s*/g, ' ')
+  return oneLine(`${where}: ${key}${d.problem}`)
 }
 
 /** True for a ConfigError from any copy of this module (commands may load from dist/, tests from src/). */

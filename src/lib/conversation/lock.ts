@@ -105,6 +105,9 @@ async function takeOverStale(path: string, info: LockInfo | undefined): Promise<
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** How long a jp that writes a conversation waits for another jp writing it. */
+export const WRITER_LOCK_WAIT_MS = 3000
+
 /**
  * Acquires the lock file at `path` for `conversationId`. Resolves to a
  * release function; rejects with ConversationLockedError after `waitMs`.

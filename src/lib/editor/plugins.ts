@@ -18,6 +18,7 @@ import type {Config as OclifConfig, Hook, Interfaces} from '@oclif/core'
 import {existsSync} from 'node:fs'
 import {isAbsolute, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
+import {errorLine} from '../text/one-line.js'
 
 import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
 import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
@@ -81,7 +82,7 @@ async function runPluginHooks(
       await fn.call(context, {registry: view, config: oclif, context})
     }
     return undefined
-  })().catch((error: unknown) => `failed: ${oneLine(error instanceof Error ? error.message : String(error))}`)
+  })().catch((error: unknown) => `failed: ${errorLine(error)}`)
   try {
     return await Promise.race([run, timedOut])
   } finally {
@@ -120,8 +121,4 @@ function hookContext(oclif: OclifConfig): Hook.Context {
     log: (message?: string, ...args: unknown[]) => process.stderr.write([message ?? '', ...args].join(' ') + '\n'),
     warn: (message: string | Error) => process.stderr.write(`Warning: ${message instanceof Error ? message.message : message}\n`),
   } as Hook.Context
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim()
 }

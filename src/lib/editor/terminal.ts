@@ -21,6 +21,7 @@ import {ignoreSigintDuring} from '../process/sigint-guard.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
+import {errorLine} from '../text/one-line.js'
 
 export interface TerminalEditorBackendOptions {
   /** Environment for the editor process; default: jp's own. */
@@ -57,13 +58,13 @@ export class TerminalEditorBackend implements EditorBackend {
       dir = tmp.dirSync({mode: 0o700, prefix: 'jp-edit-', tmpdir: this.options.tmpdir}).name
       file = tmp.fileSync({mode: 0o600, prefix: 'jp-', postfix: '.md', tmpdir: dir, discardDescriptor: true}).name
     } catch (error) {
-      throw EditorError.io(`cannot create a temporary file: ${reason(error)}`, error)
+      throw EditorError.io(`cannot create a temporary file: ${errorLine(error)}`, error)
     }
     try {
       try {
         await writeFile(file, content, {encoding: 'utf8', mode: 0o600})
       } catch (error) {
-        throw EditorError.io(`cannot write ${file}: ${reason(error)}`, error)
+        throw EditorError.io(`cannot write ${file}: ${errorLine(error)}`, error)
       }
       const outcome = await this.run([file], undefined, async () => {
         const now = await readFile(file, 'utf8').catch(() => undefined)
@@ -75,7 +76,7 @@ export class TerminalEditorBackend implements EditorBackend {
       } catch (error) {
         // An editor that deleted the file and failed has nothing to give back.
         if (outcome === 'cancelled') return {outcome, text: content}
-        throw EditorError.io(`cannot read back ${file}: ${reason(error)}`, error)
+        throw EditorError.io(`cannot read back ${file}: ${errorLine(error)}`, error)
       }
       return {outcome, text}
     } finally {
@@ -200,7 +201,3 @@ async function snapshot(paths: readonly string[], cwd: string | undefined): Prom
   return parts.join('|')
 }
 
-function reason(error: unknown): string {
-  if (error instanceof Error) return error.message.replace(/\s*\n\s*/g, ' ')
-  return String(error)
-}

@@ -3,7 +3,7 @@
 //
 // Why not Node's readline decoder: it names kitty CSI-u keys "undefined",
 // splits bracketed paste into ordinary keys around paste-start/paste-end,
-// mangles modifyOtherKeys and waits 500 ms on a lone ESC (see NOTES).
+// mangles modifyOtherKeys and waits 500 ms on a lone ESC.
 //
 // Decisions (documented contract):
 // - 0x7f is 'backspace'; 0x08 is Ctrl+H (name 'h', ctrl) — keymaps bind both

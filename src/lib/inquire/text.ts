@@ -20,26 +20,6 @@ export function graphemeBoundaries(text: string): number[] {
   return out
 }
 
-/** Offset of the grapheme boundary before `offset` (0 stays 0). */
-export function prevBoundary(text: string, offset: number): number {
-  if (offset <= 0) return 0
-  let prev = 0
-  for (const {index} of segmenter.segment(text)) {
-    if (index >= offset) break
-    prev = index
-  }
-  return prev
-}
-
-/** Offset of the grapheme boundary after `offset` (text.length stays). */
-export function nextBoundary(text: string, offset: number): number {
-  if (offset >= text.length) return text.length
-  for (const {index, segment} of segmenter.segment(text)) {
-    if (index + segment.length > offset) return index + segment.length
-  }
-  return text.length
-}
-
 /** Terminal cells occupied by `text` (no control characters expected). */
 export function displayWidth(text: string): number {
   return stringWidth(text, {countAnsiEscapeCodes: false})

@@ -2,10 +2,12 @@
 // tool run turns into. Both are loops, so a reply the user backs out of
 // returns to the menu instead of ending the interrupt. Pure decision logic:
 // the caller owns the stream, the tool process and the shutdown.
-import type {EditMode, InterruptSection} from '../config/types.js'
+import type {ComposeInEditor, EditMode, InterruptSection} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
-import {collectReply, type ReplyDeps, type ReplyResult} from './reply.js'
+import {composeText} from '../compose/compose.js'
+import type {ComposeDeps} from '../compose/inline.js'
+import {errorMessage} from '../text/one-line.js'
 
 export type StreamingInterruptAction =
   /** Keep reading the live stream. */
@@ -49,6 +51,15 @@ export const FALLBACK_MENU: SelectOption[] = [
   {key: 'q', description: 'Quit gracefully'},
 ]
 
+/** A menu's reply: non-blank text, a blank submit, or backed out of. */
+export type ReplyResult = {type: 'reply'; text: string; fromEditor: boolean} | {type: 'empty'} | {type: 'cancelled'}
+
+/** The menus' reply: {@link composeText} by the menu's `compose_in_editor`, the text named a reply. */
+export async function collectReply(deps: ComposeDeps, message: string, compose: ComposeInEditor): Promise<ReplyResult> {
+  const outcome = await composeText(deps, {message, mode: compose})
+  return outcome.type === 'text' ? {type: 'reply', text: outcome.text, fromEditor: outcome.fromEditor} : outcome
+}
+
 export const STREAMING_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue'},
   {key: 'r', description: 'Reply (stop & respond)'},
@@ -79,7 +90,7 @@ export interface InterruptHandlerDeps {
   editMode: EditMode
   /** One line of chrome on stderr. */
   notice: (line: string) => void
-  history?: ReplyDeps['history']
+  history?: ComposeDeps['history']
   noEditorReason?: string
   /**
    * The user answered a menu (any choice, Esc included): the Ctrl+C ladder
@@ -244,7 +255,7 @@ export class InterruptHandler {
   }
 
   /** The reply flow of both menus, exposed for callers that need it directly. */
-  async collectReply(message: string, compose: InterruptSection['streaming']['compose_in_editor']): Promise<ReplyResult> {
+  async collectReply(message: string, compose: ComposeInEditor): Promise<ReplyResult> {
     return collectReply(this.deps, message, compose)
   }
 
@@ -260,7 +271,7 @@ export class InterruptHandler {
         if (!isPromptCancelled(error)) {
           // The menu could not be shown (terminal gone): nobody can answer, so
           // shut down gracefully rather than guess.
-          this.deps.notice(`⚠ Couldn't show the interrupt menu: ${error instanceof Error ? error.message : String(error)}`)
+          this.deps.notice(`⚠ Couldn't show the interrupt menu: ${errorMessage(error)}`)
         }
 
         this.deps.onEscalate?.()

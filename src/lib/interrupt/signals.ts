@@ -15,6 +15,7 @@ import {isSigintIgnored} from '../process/sigint-guard.js'
 import {hasControllingTerminal} from '../process/tty.js'
 import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
+import {errorMessage} from '../text/one-line.js'
 
 export {EscalationPolicy, SIGNAL_EXIT_CODES, type RoutedSignal, type SignalContext, type SignalDecision} from './escalation.js'
 
@@ -227,8 +228,4 @@ export class SignalRouter {
 /** The router installed in this process, if any (shared across module copies). */
 export function currentSignalRouter(): SignalRouter | undefined {
   return (globalThis as unknown as Record<symbol, SignalRouter | undefined>)[CURRENT]
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

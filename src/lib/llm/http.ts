@@ -1,7 +1,8 @@
 // The thin I/O shell shared by the adapters: POST a JSON body, turn a failed
 // response into one ProviderError line, and read the body as text chunks.
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
-import {abortError, isProviderError, oneLine, ProviderError} from './types.js'
+import {oneLine} from '../text/one-line.js'
+import {abortError, isProviderError, ProviderError} from './types.js'
 
 export interface PostOptions {
   provider: string

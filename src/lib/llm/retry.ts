@@ -1,4 +1,4 @@
-// Retry policy as the vendor SDKs apply it (NOTES "Provider wire formats"):
+// Retry policy as the vendor SDKs apply it:
 // 408/409/429/≥500 (incl. Anthropic's 529) and unreachable servers are
 // retried with backoff, honouring the server's hints. A response is retried
 // only while nothing of it has reached the caller: a half-streamed answer is

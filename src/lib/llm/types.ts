@@ -1,5 +1,6 @@
 // The one event model every provider adapter speaks (SPEC §12). Adapters turn
 // their wire format into these events; the turn loop never sees a wire format.
+import {oneLine} from '../text/one-line.js'
 
 /** A tool call the model made, with its arguments already parsed. */
 export interface ToolCall {
@@ -148,8 +149,4 @@ export function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason
   if (isAbortError(reason) && reason instanceof Error) return reason
   return new DOMException('The operation was aborted', 'AbortError')
-}
-
-export function oneLine(s: string): string {
-  return s.replace(/\s*[\r\n]+\s*/g, ' ').trim()
 }

@@ -11,6 +11,7 @@ import type {Config} from '../config/types.js'
 import type {ConversationEvent} from '../conversation/events.js'
 import type {EditorBackend} from '../editor/types.js'
 import {buildQueryDocument, historyText, parseQueryDocument} from './document.js'
+import {errorMessage} from '../text/one-line.js'
 
 export interface ComposeOptions {
   editor: EditorBackend
@@ -84,7 +85,7 @@ export async function composeQuery(opts: ComposeOptions): Promise<ComposeResult>
         // Re-open with the user's text and block kept and the reason above it.
         query = doc.query
         configToml = doc.configToml
-        error = e instanceof Error ? e.message : String(e)
+        error = errorMessage(e)
         continue
       }
     }

@@ -8,6 +8,7 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
 import {noEditorMessage} from '../conversation/edit.js'
+import {queryModelId} from '../config/defaults.js'
 import {adoptDraft, composeQuery, discardDraft} from './compose.js'
 
 export const EMPTY_QUERY_NOTICE = 'Query is empty, ignoring.'
@@ -41,14 +42,13 @@ export interface ComposeInEditorOptions {
   modelFlag?: string
   printer: {notice(line: string): void}
   fail(error: unknown): never
-  defaultModel?: string
 }
 
 export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
   if (!opts.editor) opts.fail(`${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`)
   const draftPath = opts.store.draftPath(opts.id ?? null)
   const events = opts.id ? (await opts.store.load(opts.id)).events : undefined
-  const modelId = opts.modelFlag ?? opts.config.assistant.model.id ?? opts.defaultModel ?? 'echo/default'
+  const modelId = queryModelId(opts.modelFlag, opts.config)
 
   let result: Awaited<ReturnType<typeof composeQuery>>
   try {

@@ -8,6 +8,7 @@ import type {ToolInterruptAction} from '../interrupt/handler.js'
 import type {RememberedDecision, TurnToolDecisions} from './decisions.js'
 import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments} from './prompter.js'
 import {defaultCancellationResponse, resolveToolConfig, type ResolvedToolConfig} from './resolve.js'
+import {errorMessage} from '../text/one-line.js'
 
 export interface ToolCallRequest {
   id: string
@@ -276,7 +277,7 @@ async function runWithInterrupts(
     if (action === undefined) {
       const done = settled!
       if (done.kind === 'done') return done
-      return {kind: 'done', output: {content: `Tool '${call.name}' failed: ${errorText(done.error)}`, isError: true}}
+      return {kind: 'done', output: {content: `Tool '${call.name}' failed: ${errorMessage(done.error)}`, isError: true}}
     }
 
     if (settled === undefined) {
@@ -309,10 +310,6 @@ async function runWithInterrupts(
       }
     }
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 /** Turns Ctrl+C notifications into at most one open tool menu and its answers. */

@@ -6,8 +6,9 @@
 import type {EditMode, ToolResultMode, ToolRunMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
-import {editInline, isNonBlank, type ReplyDeps} from '../interrupt/reply.js'
+import {type ComposeDeps, editInline, isNonBlank} from '../compose/inline.js'
 import {untrustedJson} from '../text/untrusted.js'
+import {errorMessage} from '../text/one-line.js'
 
 export type ToolArguments = Record<string, unknown>
 
@@ -75,7 +76,7 @@ export function parseArguments(text: string): {ok: true; args: ToolArguments} | 
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return {ok: false, message: error instanceof Error ? error.message : String(error)}
+    return {ok: false, message: errorMessage(error)}
   }
 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -97,11 +98,11 @@ export interface ToolPrompterDeps {
 
 export class ToolPrompter {
   private readonly deps: ToolPrompterDeps
-  private readonly replyDeps: ReplyDeps
+  private readonly composeDeps: ComposeDeps
 
   constructor(deps: ToolPrompterDeps) {
     this.deps = deps
-    this.replyDeps = {backend: deps.backend, editor: deps.editor, editMode: deps.editMode, notice: deps.notice}
+    this.composeDeps = {backend: deps.backend, editor: deps.editor, editMode: deps.editMode, notice: deps.notice}
   }
 
   /** The permission step for one call, by `run` mode (SPEC §8.1). */
@@ -191,7 +192,7 @@ export class ToolPrompter {
     let text = prettyArguments(args)
     let message = EDIT_ARGUMENTS_PROMPT
     for (;;) {
-      const result = await editInline(this.replyDeps, {message, initialText: text, editorEscape: true})
+      const result = await editInline(this.composeDeps, {message, initialText: text, editorEscape: true})
       if (result.type === 'cancelled') return {type: 'cancelled'}
       if (!isNonBlank(result.text)) return {type: 'emptied'}
       const parsed = parseArguments(result.text)
@@ -203,7 +204,7 @@ export class ToolPrompter {
 
   /** The optional reason for skipping: empty, the unchanged placeholder or a cancel mean none. */
   async skipReason(): Promise<string | undefined> {
-    const result = await editInline(this.replyDeps, {
+    const result = await editInline(this.composeDeps, {
       message: SKIP_REASON_PROMPT,
       initialText: SKIP_REASON_PLACEHOLDER,
       editorEscape: true,
@@ -231,7 +232,7 @@ export class ToolPrompter {
 
   /** Edits a result: non-blank text replaces it; blank or a cancel keeps the original. */
   async editResult(result: string): Promise<string> {
-    const edited = await editInline(this.replyDeps, {message: EDIT_RESULT_PROMPT, initialText: result, editorEscape: true})
+    const edited = await editInline(this.composeDeps, {message: EDIT_RESULT_PROMPT, initialText: result, editorEscape: true})
     if (edited.type === 'submit' && isNonBlank(edited.text)) return edited.text
     return result
   }

@@ -10,6 +10,8 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {OutputFormat} from '../printer/printer.js'
 import type {TurnDeps} from './turn-loop.js'
+import {WRITER_LOCK_WAIT_MS} from '../conversation/lock.js'
+import {errorLine, errorMessage} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 
 export interface QueryOptions {
@@ -34,9 +36,6 @@ export interface QueryHost {
   fail(error: unknown): never
 }
 
-export const DEFAULT_MODEL = 'echo/default'
-/** How long a second jp waits for a conversation another jp is writing. */
-const LOCK_WAIT_MS = 3000
 
 export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<number> {
   // Every query needs these: start loading them all now, so the module loader
@@ -107,12 +106,15 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     )
   }
 
-  const modelId = opts.model ?? config.assistant.model.id
-  if (!modelId) printer.notice(`No model configured; using the built-in offline model ${DEFAULT_MODEL} (set assistant.model.id, see README).`)
+  const {FALLBACK_MODEL_ID, queryModelId} = await import('../config/defaults.js')
+  const modelId = queryModelId(opts.model, config)
+  if (opts.model === undefined && !config.assistant.model.id?.trim()) {
+    printer.notice(`No model configured; using the built-in offline model ${FALLBACK_MODEL_ID} (set assistant.model.id, see README).`)
+  }
   const {resolveModel} = await import('../llm/index.js')
   let resolved: Awaited<ReturnType<typeof resolveModel>>
   try {
-    resolved = await resolveModel(modelId ?? DEFAULT_MODEL, config.providers.llm, process.env, config.assistant.model.parameters)
+    resolved = await resolveModel(modelId, config.providers.llm, process.env, config.assistant.model.parameters)
   } catch (error) {
     host.fail(error)
   }
@@ -136,7 +138,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   }
   let release: () => Promise<void>
   try {
-    release = await store.lock(id, {waitMs: LOCK_WAIT_MS})
+    release = await store.lock(id, {waitMs: WRITER_LOCK_WAIT_MS})
   } catch (error) {
     host.fail(error)
   }
@@ -258,7 +260,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     }
   } catch (error) {
     // The turn itself failed (e.g. events.json could not be written): one line.
-    printer.error(`Error: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}`)
+    printer.error(`Error: ${errorLine(error)}`)
     code = 1
   } finally {
     if (!router.shuttingDown) {
@@ -284,10 +286,6 @@ function replyHistory(events: readonly {type: string; content?: unknown}[]): str
 
 function writePrompt(printer: {promptWriter(): NodeJS.WritableStream | undefined}, text: string): void {
   printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 async function readStdin(): Promise<string> {

@@ -15,6 +15,7 @@ import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
 import {finishNotice, ResponseParts} from './response.js'
+import {errorMessage} from '../text/one-line.js'
 
 /** Sent as the next user message when the user continues after the stream had ended (no assistant prefill). */
 export const CONTINUE_MESSAGE = 'Please continue.'
@@ -207,7 +208,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
         }
       },
       (error: unknown) => {
-        printer.warn(`The interrupt menu failed: ${error instanceof Error ? error.message : String(error)}`)
+        printer.warn(`The interrupt menu failed: ${errorMessage(error)}`)
         decision = {type: 'stop'}
         controller.abort()
       },

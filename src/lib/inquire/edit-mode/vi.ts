@@ -43,11 +43,6 @@ export class ViMode implements EditModeHandler {
     return this.mode === 'insert' ? 'bar' : 'block'
   }
 
-  /** The current mode (for the renderer's mode indicator, if any). */
-  get currentMode(): 'insert' | 'normal' {
-    return this.mode
-  }
-
   handle(key: Key, editor: LineEditor): EditAction {
     if (this.mode === 'insert') {
       if (plain(key, 'escape')) {

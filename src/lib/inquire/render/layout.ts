@@ -111,9 +111,7 @@ export function cursorIn(wrapped: WrappedLine, offset: number): {row: number; co
 }
 
 // A control character would act on the terminal instead of being drawn.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g
 
 function sanitize(g: string): string {

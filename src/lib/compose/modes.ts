@@ -1,6 +1,6 @@
-// Where a reply is composed (SPEC §7, `compose_in_editor`): the two questions
-// every reply call site asks of the setting, so no caller re-derives them.
-import type {ComposeInEditor} from './types.js'
+// The two questions every composition asks of `compose_in_editor` (SPEC §7),
+// answered once so no caller re-derives them.
+import type {ComposeInEditor} from '../config/types.js'
 
 /** Editor-first modes (`true`, `"always"`) open the editor before any inline widget. */
 export function startsInEditor(compose: ComposeInEditor): boolean {

@@ -1,0 +1,89 @@
+// The inline surface: the inline widget with its Ctrl+X escape to the editor.
+// The widget owns the buffer; the editor only ever re-seeds it, so whatever
+// happens in the editor the user comes back to their text.
+import type {EditMode} from '../config/types.js'
+import type {EditorBackend} from '../editor/types.js'
+import {isPromptCancelled, type PromptBackend} from '../inquire/types.js'
+import {errorMessage} from '../text/one-line.js'
+
+/** What composing text needs from the outside world. */
+export interface ComposeDeps {
+  backend: PromptBackend
+  /** `undefined` when no editor is configured: Ctrl+X then does nothing. */
+  editor: EditorBackend | undefined
+  editMode: EditMode
+  /** One line of chrome on stderr (notices about the editor). */
+  notice: (line: string) => void
+  /** Earlier texts of this conversation, oldest first (Up/Down history). */
+  history?: string[] | (() => string[])
+  /** Why there is no editor, for the notice; defaults to NO_EDITOR_REASON. */
+  noEditorReason?: string
+}
+
+export const NO_EDITOR_REASON = 'no editor is configured (set editor.cmd, $JP_EDITOR, $VISUAL or $EDITOR)'
+
+/** The inline widget's final answer once the editor escape has been handled. */
+export type InlineEditResult = {type: 'submit'; text: string} | {type: 'cancelled'}
+
+export interface InlineEditRequest {
+  /** The prompt line shown before the buffer. */
+  message: string
+  /** The buffer the widget starts with. */
+  initialText?: string
+  /** Whether Ctrl+X opens the editor (and the help line says so). */
+  editorEscape: boolean
+  /** Whether Up/Down walk {@link ComposeDeps.history}. */
+  withHistory?: boolean
+}
+
+export function isNonBlank(text: string): boolean {
+  return text.trim() !== ''
+}
+
+export function editorNotice(reason: string, then: string): string {
+  return `⚠ Couldn't open your editor: ${reason}. ${then}`
+}
+
+function historyOf(deps: ComposeDeps): string[] | undefined {
+  return typeof deps.history === 'function' ? deps.history() : deps.history
+}
+
+/**
+ * Runs the inline widget until the user submits or cancels. Ctrl+X opens the
+ * editor seeded with the buffer and always comes back to the widget: saved →
+ * the buffer becomes the editor's text (even empty); cancelled → the buffer is
+ * kept; a spawn/I-O failure → a notice and the buffer is kept; no editor →
+ * nothing happens. Ctrl+C (or a prompt rejected as cancelled) is `cancelled`.
+ */
+export async function editInline(deps: ComposeDeps, request: InlineEditRequest): Promise<InlineEditResult> {
+  let buffer = request.initialText ?? ''
+  for (;;) {
+    let outcome
+    try {
+      outcome = await deps.backend.inlineReply({
+        message: request.message,
+        initialText: buffer,
+        editMode: deps.editMode,
+        editorEscape: request.editorEscape,
+        ...(request.withHistory ? {history: historyOf(deps)} : {}),
+      })
+    } catch (error) {
+      if (isPromptCancelled(error)) return {type: 'cancelled'}
+      throw error
+    }
+
+    if (outcome.type === 'submit') return {type: 'submit', text: outcome.text}
+    if (outcome.type === 'cancelled') return {type: 'cancelled'}
+
+    buffer = outcome.currentText
+    // A widget that reports the escape although it was unwired is ignored:
+    // the user asked for no editor.
+    if (!request.editorEscape || deps.editor === undefined) continue
+    try {
+      const edited = await deps.editor.editText(buffer)
+      if (edited.outcome === 'saved') buffer = edited.text
+    } catch (error) {
+      deps.notice(editorNotice(errorMessage(error), 'Keeping your text.'))
+    }
+  }
+}

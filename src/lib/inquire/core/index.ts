@@ -1,1 +1,0 @@
-export {LineEditor} from './line-editor.js'
