@@ -83,6 +83,13 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   ...provider('openrouter', 'OpenAI wire format'),
   ...provider('ollama', 'native `/api/chat`, NDJSON'),
   ...provider('llamacpp', 'llama.cpp server, OpenAI wire format'),
+  'providers.llm.timeout_secs': {
+    description:
+      'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
+      'between pieces of the answer (servers send pings while thinking). Then the request fails (and is retried when nothing arrived yet). ' +
+      'Unset: 300. The environment variable `JP_STREAM_IDLE_TIMEOUT_SECS` overrides it.',
+    example: '120',
+  },
 
   editor: {description: 'The editor service: which editor jp runs and the inline reply widget. See docs/editors.md.', example: '{}'},
   'editor.cmd': {

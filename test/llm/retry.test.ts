@@ -15,7 +15,8 @@ describe('llm/retry policy', () => {
     expect(retryAfterMsFromHeaders(new Headers({'retry-after': '1.5'}), now)).to.equal(1500)
     expect(retryAfterMsFromHeaders(new Headers({'retry-after': 'Tue, 01 Jul 2025 10:00:03 GMT'}), now)).to.equal(3000)
     expect(retryAfterMsFromHeaders(new Headers({'retry-after': '0'}), now)).to.equal(0)
-    expect(retryAfterMsFromHeaders(new Headers({'retry-after': '3600'}), now)).to.equal(undefined)
+    // Long hints are kept: withRetry turns them into an error saying when to retry.
+    expect(retryAfterMsFromHeaders(new Headers({'retry-after': '3600'}), now)).to.equal(3_600_000)
     expect(retryAfterMsFromHeaders(new Headers({}), now)).to.equal(undefined)
   })
 

@@ -68,6 +68,7 @@ export const CONFIG_SCHEMA: Schema = table({
       openrouter: providerSchema,
       ollama: providerSchema,
       llamacpp: providerSchema,
+      timeout_secs: num,
     }),
   }),
   editor: table({

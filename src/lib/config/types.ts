@@ -68,7 +68,10 @@ export interface Config {
     }
     system_prompt?: string
   }
-  providers: {llm: Record<ProviderName, ProviderConfig>}
+  providers: {
+    /** One table per provider, plus `timeout_secs`: how long a request may wait for headers or data. */
+    llm: Record<ProviderName, ProviderConfig> & {timeout_secs?: number}
+  }
   editor: EditorSection
   interrupt: InterruptSection
   conversation: {tools: Record<string, ToolConfig>}

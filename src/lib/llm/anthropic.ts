@@ -1,7 +1,7 @@
 // Anthropic Messages API over SSE. Blocks arrive as start/delta/stop triples;
 // tool input is JSON text in fragments, parsed only at its block's stop.
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
-import {describeErrorValue, isRecord, joinUrl, postJson, readText, redactSecret} from './http.js'
+import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -16,6 +16,8 @@ export interface AnthropicProviderOptions {
   /** Sent as `x-api-key`; omitted when empty (e.g. a proxy that adds its own). */
   apiKey?: string
   retry?: RetryOptions
+  /** Idle timeout: for the response headers and between body reads (default: streamIdleTimeoutMs()). */
+  timeoutMs?: number
 }
 
 export function createAnthropicProvider(opts: AnthropicProviderOptions): Provider {
@@ -29,14 +31,15 @@ class AnthropicProvider implements Provider {
   }
 
   stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const timeoutMs = this.opts.timeoutMs ?? streamIdleTimeoutMs()
     const headers: Record<string, string> = {accept: 'text/event-stream', 'anthropic-version': ANTHROPIC_VERSION}
     if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey
     const body = anthropicRequestBody(req)
     const url = joinUrl(this.opts.baseUrl, '/v1/messages')
     const name = this.name
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: name, url, headers, body, signal})
-      yield* parseAnthropicStream(name, readText(name, res, signal))
+      const res = await postJson({provider: name, url, headers, body, signal, timeoutMs})
+      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs))
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }

@@ -10,25 +10,40 @@ export interface PostOptions {
   headers: Record<string, string>
   body: unknown
   signal: AbortSignal
+  /** How long connecting and waiting for the response headers may take (default: the stream idle timeout). */
+  timeoutMs?: number
 }
 
 /** POSTs `body` as JSON and returns the response once it is known to be 2xx. */
 export async function postJson(opts: PostOptions): Promise<Response> {
   let res: Response
+  // The idle timeout covers the wait for the headers too: a server that
+  // accepts the connection and then says nothing fails like a stalled stream.
+  const timeoutMs = opts.timeoutMs ?? streamIdleTimeoutMs()
+  const headersLate = new AbortController()
+  const timer = setTimeout(() => headersLate.abort(), timeoutMs)
   try {
     res = await fetch(opts.url, {
       method: 'POST',
       headers: {'content-type': 'application/json', ...opts.headers},
       body: JSON.stringify(opts.body),
-      signal: opts.signal,
+      signal: AbortSignal.any([opts.signal, headersLate.signal]),
     })
   } catch (error) {
     if (opts.signal.aborted) throw abortError(opts.signal)
+    if (headersLate.signal.aborted) {
+      throw new ProviderError(`${opts.provider}: no response from ${opts.url} within ${timeoutMs / 1000} s`, {
+        provider: opts.provider,
+        retryable: true,
+      })
+    }
     throw new ProviderError(`${opts.provider}: cannot reach ${opts.url}: ${causeMessage(error)}`, {
       provider: opts.provider,
       retryable: true,
       cause: error,
     })
+  } finally {
+    clearTimeout(timer)
   }
   if (!res.ok) throw await errorFromResponse(opts.provider, res, opts.signal)
   if (!res.body) throw new ProviderError(`${opts.provider}: empty response body`, {provider: opts.provider, retryable: true})
@@ -90,10 +105,14 @@ export function describeErrorValue(value: unknown): string | undefined {
 /** How long a stream may stay silent before it counts as dead (servers send pings while thinking). */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000
 
-/** The idle timeout from `JP_STREAM_IDLE_TIMEOUT_SECS` (a positive number of seconds), else the default. */
-export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * The idle timeout: `JP_STREAM_IDLE_TIMEOUT_SECS` (a positive number of
+ * seconds) overrides `providers.llm.timeout_secs`, else the default.
+ */
+export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env, configuredSecs?: number): number {
   const secs = Number(env.JP_STREAM_IDLE_TIMEOUT_SECS)
-  return Number.isFinite(secs) && secs > 0 ? secs * 1000 : DEFAULT_STREAM_IDLE_TIMEOUT_MS
+  if (Number.isFinite(secs) && secs > 0) return secs * 1000
+  return configuredSecs !== undefined && configuredSecs > 0 ? configuredSecs * 1000 : DEFAULT_STREAM_IDLE_TIMEOUT_MS
 }
 
 /**

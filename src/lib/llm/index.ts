@@ -12,7 +12,8 @@ export interface ResolvedModel {
   model: string
 }
 
-type ProvidersConfig = Partial<Record<ProviderName, ProviderConfig>> & Record<string, ProviderConfig | undefined>
+/** `providers.llm`: one table per provider, plus the shared `timeout_secs`. */
+type ProvidersConfig = Partial<Record<ProviderName, ProviderConfig>> & {timeout_secs?: number}
 
 /** Which wire format each known provider speaks. */
 const WIRE: Record<string, 'anthropic' | 'openai' | 'ollama'> = {
@@ -54,7 +55,7 @@ export async function resolveModel(
   }
 
   const wire = WIRE[name]
-  const config = providersConfig[name]
+  const config = (providersConfig as Record<string, ProviderConfig | undefined>)[name]
   if (!wire || !config) {
     const known = ['echo', ...Object.keys(WIRE)].join(', ')
     throw new ModelResolutionError(`unknown provider "${name}" in model id "${id}" (known: ${known})`)
@@ -63,6 +64,13 @@ export async function resolveModel(
   // A parameter the provider has no place for stops the query here, before any request.
   const problem = modelParametersProblem(wire, name, parameters)
   if (problem) throw new ModelResolutionError(problem)
+
+  const timeoutSecs = providersConfig.timeout_secs
+  if (timeoutSecs !== undefined && !(timeoutSecs > 0)) {
+    throw new ModelResolutionError(`providers.llm.timeout_secs = ${timeoutSecs}: expected a positive number of seconds`)
+  }
+  const {streamIdleTimeoutMs} = await import('./http.js')
+  const timeoutMs = streamIdleTimeoutMs(env, timeoutSecs)
 
   let apiKey: string | undefined
   if (config.api_key_env) {
@@ -73,15 +81,15 @@ export async function resolveModel(
   switch (wire) {
     case 'anthropic': {
       const {createAnthropicProvider} = await import('./anthropic.js')
-      return {provider: createAnthropicProvider({name, baseUrl: config.base_url, apiKey}), model}
+      return {provider: createAnthropicProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
     }
     case 'openai': {
       const {createOpenAIProvider} = await import('./openai.js')
-      return {provider: createOpenAIProvider({name, baseUrl: config.base_url, apiKey}), model}
+      return {provider: createOpenAIProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
     }
     case 'ollama': {
       const {createOllamaProvider} = await import('./ollama.js')
-      return {provider: createOllamaProvider({name, baseUrl: config.base_url}), model}
+      return {provider: createOllamaProvider({name, baseUrl: config.base_url, timeoutMs}), model}
     }
   }
 }

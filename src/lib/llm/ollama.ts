@@ -2,7 +2,7 @@
 // arguments (ids only from newer servers), `done: true` closing the stream.
 import {randomBytes} from 'node:crypto'
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
-import {isRecord, joinUrl, postJson, readText} from './http.js'
+import {isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {ndjsonBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -12,6 +12,8 @@ export interface OllamaProviderOptions {
   /** The server root, e.g. `http://localhost:11434` (no `/api`). */
   baseUrl: string
   retry?: RetryOptions
+  /** Idle timeout: for the response headers and between body reads (default: streamIdleTimeoutMs()). */
+  timeoutMs?: number
 }
 
 export function createOllamaProvider(opts: OllamaProviderOptions): Provider {
@@ -25,12 +27,13 @@ class OllamaProvider implements Provider {
   }
 
   stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const timeoutMs = this.opts.timeoutMs ?? streamIdleTimeoutMs()
     const body = ollamaRequestBody(req)
     const url = joinUrl(this.opts.baseUrl, '/api/chat')
     const name = this.name
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: name, url, headers: {accept: 'application/x-ndjson'}, body, signal})
-      yield* parseOllamaStream(name, readText(name, res, signal))
+      const res = await postJson({provider: name, url, headers: {accept: 'application/x-ndjson'}, body, signal, timeoutMs})
+      yield* parseOllamaStream(name, readText(name, res, signal, timeoutMs))
     }
     return withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY)
   }

@@ -2,7 +2,7 @@
 // Ollama's /v1 all speak it, each with its own small liberties (fragmented or
 // whole tool arguments, reasoning under three names, usage-only chunks).
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
-import {describeErrorValue, isRecord, joinUrl, postJson, readText, redactSecret} from './http.js'
+import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -15,6 +15,8 @@ export interface OpenAIProviderOptions {
   /** Sent as `Authorization: Bearer` only when present (local servers need none). */
   apiKey?: string
   retry?: RetryOptions
+  /** Idle timeout: for the response headers and between body reads (default: streamIdleTimeoutMs()). */
+  timeoutMs?: number
 }
 
 export function createOpenAIProvider(opts: OpenAIProviderOptions): Provider {
@@ -28,13 +30,14 @@ class OpenAIProvider implements Provider {
   }
 
   stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const timeoutMs = this.opts.timeoutMs ?? streamIdleTimeoutMs()
     const headers: Record<string, string> = {accept: 'text/event-stream'}
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`
     const body = openAIRequestBody(req, this.name)
     const url = joinUrl(this.opts.baseUrl, '/chat/completions')
     const attempt = async function* (this: OpenAIProvider): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: this.name, url, headers, body, signal})
-      yield* parseOpenAIStream(this.name, readText(this.name, res, signal))
+      const res = await postJson({provider: this.name, url, headers, body, signal, timeoutMs})
+      yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs))
     }
     return redactSecret(withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }

@@ -3,7 +3,7 @@
 // retried with backoff, honouring the server's hints. A response is retried
 // only while nothing of it has reached the caller: a half-streamed answer is
 // never replayed.
-import {abortError, isProviderError} from './types.js'
+import {abortError, isProviderError, ProviderError} from './types.js'
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -16,8 +16,12 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = {maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8000}
 
-/** Server hints beyond this are ignored in favour of our own backoff, as the SDKs do. */
-const MAX_HINT_MS = 60_000
+/**
+ * The longest server hint jp waits out. A longer one (a quota reset in an
+ * hour) fails at once, saying when to try again, instead of hanging or
+ * being replaced by a backoff the server will refuse again.
+ */
+export const MAX_RETRY_WAIT_MS = 60_000
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500
@@ -31,22 +35,33 @@ export function retryAfterMsFromHeaders(headers: Headers, now = Date.now()): num
   const ms = headers.get('retry-after-ms')
   if (ms !== null && ms.trim() !== '') {
     const n = Number(ms)
-    if (Number.isFinite(n) && n >= 0 && n < MAX_HINT_MS) return n
+    if (Number.isFinite(n) && n >= 0) return n
   }
   const ra = headers.get('retry-after')
   if (ra !== null && ra.trim() !== '') {
     const secs = Number(ra)
     if (Number.isFinite(secs)) {
-      if (secs >= 0 && secs * 1000 < MAX_HINT_MS) return secs * 1000
+      if (secs >= 0) return secs * 1000
     } else {
       const at = Date.parse(ra)
-      if (Number.isFinite(at)) {
-        const wait = Math.max(0, at - now)
-        if (wait < MAX_HINT_MS) return wait
-      }
+      if (Number.isFinite(at)) return Math.max(0, at - now)
     }
   }
   return undefined
+}
+
+/** The error for a server that asks to wait longer than jp will: it says when to retry. */
+export function tooLongToWait(error: ProviderError, waitMs: number, now = Date.now()): ProviderError {
+  const at = new Date(now + waitMs).toISOString().replace(/\.\d+Z$/, 'Z')
+  const secs = Math.ceil(waitMs / 1000)
+  const span = secs >= 3600 ? `${Math.round(secs / 360) / 10} h` : secs >= 120 ? `${Math.round(secs / 6) / 10} min` : `${secs} s`
+  return new ProviderError(`${error.message} (the server asks to retry in ${span}: try again after ${at})`, {
+    provider: error.provider,
+    status: error.status,
+    retryable: false,
+    retryAfterMs: waitMs,
+    cause: error,
+  })
 }
 
 /** Exponential backoff with up to 25% downward jitter: 0.5 s × 2ⁿ, capped. */
@@ -91,8 +106,11 @@ export async function* withRetry<T>(
       return
     } catch (error) {
       if (signal.aborted) throw abortError(signal)
-      if (yielded || retries >= opts.maxRetries || !isProviderError(error) || !error.retryable) throw error
-      await sleep(error.retryAfterMs ?? backoffMs(retries, opts), signal)
+      if (yielded || !isProviderError(error) || !error.retryable) throw error
+      const hint = error.retryAfterMs
+      if (hint !== undefined && hint > MAX_RETRY_WAIT_MS) throw tooLongToWait(error, hint)
+      if (retries >= opts.maxRetries) throw error
+      await sleep(hint ?? backoffMs(retries, opts), signal)
     }
   }
 }

@@ -1,0 +1,76 @@
+// Finding 7 of issue 13: the idle timeout covers connecting and waiting for
+// the response headers (a server that accepts and then says nothing), as a
+// config key with the environment variable as override; a retry-after longer
+// than jp will wait fails at once and says when to retry.
+import {expect} from 'chai'
+import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {openaiText} from '../helpers/openai-stream.js'
+import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {errLines, startGatedServer, type GatedServer, useOpenAI} from './harness.js'
+
+describe('faults: provider timeouts and long retry hints', function () {
+  this.timeout(60_000)
+  let sb: Sandbox
+  let server: ReplayServer | GatedServer | undefined
+
+  beforeEach(() => (sb = makeSandbox()))
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+    sb.cleanup()
+  })
+
+  /** A server that reads the request and never answers it: no status line, no headers. */
+  const silent = () => startGatedServer(() => {})
+
+  it('a server that never sends headers fails after providers.llm.timeout_secs per attempt, not undici’s 300 s', async () => {
+    const s = await silent()
+    server = s
+    const cfg = useOpenAI(sb, s.url, '[providers.llm]\ntimeout_secs = 1\n')
+    const r = await runJp(['query', ...cfg, 'hello'], {sandbox: sb, timeoutMs: 40_000})
+    expect(r.signal, 'jp hung and was killed by the test').to.equal(null)
+    expect(r.code).to.equal(1)
+    const errors = errLines(r.stderr).filter((l) => l.startsWith('Error: '))
+    expect(errors, r.stderr).to.deep.equal([`Error: llamacpp: no response from ${s.url}/v1/chat/completions within 1 s`])
+    // Nothing arrived, so the attempt was retried like any unreachable server: one try plus two retries.
+    expect(s.requests).to.equal(3)
+  })
+
+  it('JP_STREAM_IDLE_TIMEOUT_SECS overrides the config key', async () => {
+    const s = await silent()
+    server = s
+    const cfg = useOpenAI(sb, s.url, '[providers.llm]\ntimeout_secs = 600\n')
+    const r = await runJp(['query', ...cfg, 'hello'], {sandbox: sb, env: {JP_STREAM_IDLE_TIMEOUT_SECS: '1'}, timeoutMs: 40_000})
+    expect(r.signal, 'jp hung and was killed by the test').to.equal(null)
+    expect(r.code).to.equal(1)
+    expect(r.stderr).to.contain('within 1 s')
+  })
+
+  it('a non-positive timeout_secs stops the query before any request, naming the key', async () => {
+    const s = await silent()
+    server = s
+    const cfg = useOpenAI(sb, s.url, '[providers.llm]\ntimeout_secs = 0\n')
+    const r = await runJp(['query', ...cfg, 'hello'], {sandbox: sb})
+    expect(r.code).to.equal(1)
+    expect(errLines(r.stderr)).to.have.length(1)
+    expect(r.stderr).to.contain('providers.llm.timeout_secs = 0: expected a positive number of seconds')
+    expect(s.requests).to.equal(0)
+  })
+
+  it('retry-after: 3600 fails at once, saying when to retry (no silent backoff)', async () => {
+    const busy = {status: 429, headers: {'content-type': 'application/json', 'retry-after': '3600'}, body: '{"error":{"type":"rate_limit","message":"quota"}}'}
+    const r0 = await startReplayServer([busy, busy, busy, {body: openaiText(['too soon'])}])
+    server = r0
+    const cfg = useOpenAI(sb, r0.url)
+    const before = Date.now()
+    const r = await runJp(['query', ...cfg, 'hello'], {sandbox: sb})
+    expect(r.code).to.equal(1)
+    expect(r0.requests).to.have.length(1)
+    const errors = errLines(r.stderr).filter((l) => l.startsWith('Error: '))
+    expect(errors, r.stderr).to.have.length(1)
+    const m = /^Error: llamacpp: 429 rate_limit: quota \(the server asks to retry in 1 h: try again after (\S+)\)$/.exec(errors[0])
+    expect(m, errors[0]).to.not.equal(null)
+    const at = Date.parse(m![1])
+    expect(at - before).to.be.within(3_599_000, 3_600_000 + (Date.now() - before) + 1000)
+  })
+})
