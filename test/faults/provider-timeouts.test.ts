@@ -3,6 +3,7 @@
 // config key with the environment variable as override; a retry-after longer
 // than jp will wait fails at once and says when to retry.
 import {expect} from 'chai'
+import {DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamIdleTimeoutMs} from '../../src/lib/llm/http.js'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
@@ -36,14 +37,20 @@ describe('faults: provider timeouts and long retry hints', function () {
     expect(s.requests).to.equal(3)
   })
 
-  it('JP_STREAM_IDLE_TIMEOUT_SECS overrides the config key', async () => {
+  it('JP_STREAM_IDLE_TIMEOUT_SECS covers the headers too (no config key)', async () => {
     const s = await silent()
     server = s
-    const cfg = useOpenAI(sb, s.url, '[providers.llm]\ntimeout_secs = 600\n')
+    const cfg = useOpenAI(sb, s.url)
     const r = await runJp(['query', ...cfg, 'hello'], {sandbox: sb, env: {JP_STREAM_IDLE_TIMEOUT_SECS: '1'}, timeoutMs: 40_000})
     expect(r.signal, 'jp hung and was killed by the test').to.equal(null)
     expect(r.code).to.equal(1)
     expect(r.stderr).to.contain('within 1 s')
+  })
+
+  it('the variable overrides the config key, which overrides the default', () => {
+    expect(streamIdleTimeoutMs({JP_STREAM_IDLE_TIMEOUT_SECS: '2'}, 600)).to.equal(2000)
+    expect(streamIdleTimeoutMs({}, 600)).to.equal(600_000)
+    expect(streamIdleTimeoutMs({JP_STREAM_IDLE_TIMEOUT_SECS: 'soon'}, undefined)).to.equal(DEFAULT_STREAM_IDLE_TIMEOUT_MS)
   })
 
   it('a non-positive timeout_secs stops the query before any request, naming the key', async () => {
