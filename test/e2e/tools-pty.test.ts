@@ -11,6 +11,7 @@ import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {keys, shQuote, spawnPty, type PtySession} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer, type ScriptedResponse} from '../llm/replay-server.js'
 import {DEFAULT_TOOL_CANCELLED_RESPONSE} from '../../src/lib/config/types.js'
+import {storedEvents} from '../faults/harness.js'
 
 const TOOL = join(ROOT, 'test/fixtures/tools/e2e-record.sh')
 const REPLACE_EDITOR = join(ROOT, 'test/fixtures/e2e-tools/replace-editor.sh')
@@ -304,6 +305,25 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send(keys.enter)
       await finish(t)
       expect(toolRuns()).to.deep.equal([{...ARGS, via: 'edit mode'}])
+    })
+
+    it('edited arguments are what the conversation records and sends back, next to the result they produced', async () => {
+      const t = await jp(await setup(oneCall(), 'run = "edit"\n'))
+      await t.waitForText(HELP_LINE)
+      t.send(keys.backspace + keys.backspace)
+      t.type(', "path": "lib"}')
+      t.send(keys.enter)
+      await finish(t)
+      const edited = {...ARGS, path: 'lib'}
+      expect(toolRuns()).to.deep.equal([edited])
+      // The next request: the call carries the arguments that ran, matching its result.
+      const body = server!.requests[1].json() as {messages: Array<{role: string; tool_calls?: Array<{function: {arguments: string}}>}>}
+      const call = body.messages.find((m) => m.role === 'assistant')!.tool_calls![0]
+      expect(JSON.parse(call.function.arguments)).to.deep.equal(edited)
+      expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(edited)}`)
+      // The stored call says so too, and keeps what the model asked for.
+      const stored = storedEvents(sb).find((e) => e.type === 'tool_call_request')
+      expect(stored).to.deep.include({arguments: edited, model_arguments: ARGS})
     })
 
     it('Ctrl+X opens editor.cmd on the buffer; its text is re-validated like typed text and the fixed JSON reaches the tool', async () => {

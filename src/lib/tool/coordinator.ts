@@ -23,6 +23,8 @@ export interface ToolResponse {
   id: string
   content: string
   isError: boolean
+  /** The arguments the tool ran with, present when the user edited the model's. */
+  arguments?: ToolArguments
 }
 
 export interface ToolRunOutput {
@@ -184,11 +186,27 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
     }
 
     args = permission.args
+    // The conversation must show what was approved and run, not what was asked for.
+    if (JSON.stringify(args) !== JSON.stringify(parsed.args)) {
+      const edited = args
+      const outcome = await runAndReview(call, edited, config, deps, interactive)
+      return {...outcome, response: {...outcome.response, arguments: edited}}
+    }
   } else if (config.run !== 'unattended' && !deps.explicitTools.has(call.name)) {
     // Never a silent execution: without a terminal only --tool NAME consents.
     return errorResponse(call, noTerminalResponse(call.name))
   }
 
+  return runAndReview(call, args, config, deps, interactive)
+}
+
+async function runAndReview(
+  call: ToolCallRequest,
+  args: ToolArguments,
+  config: ResolvedToolConfig,
+  deps: ToolCoordinatorDeps,
+  interactive: boolean,
+): Promise<CallOutcome> {
   const ran = await runWithInterrupts(call, args, config, deps)
   if (ran.kind === 'interrupted') return ran.outcome
 

@@ -348,6 +348,7 @@ async function runTools(
   )
 
   for (const response of outcome.responses) {
+    if (response.arguments) recordEditedArguments(deps.events, response.id, response.arguments)
     deps.events.push(event.toolCallResponse(response.id, response.content, response.isError))
   }
 
@@ -359,6 +360,21 @@ async function runTools(
   }
 
   return outcome.stop ? 'stop' : 'next'
+}
+
+/**
+ * The user edited a call's arguments before it ran: the stored call takes the
+ * arguments that ran (the next request must match the result the model gets),
+ * and keeps the model's own as `model_arguments`.
+ */
+function recordEditedArguments(events: ConversationEvent[], id: string, args: Record<string, unknown>): void {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e.type === 'tool_call_request' && e.id === id) {
+      events[i] = {...e, model_arguments: e.arguments, arguments: args} as ConversationEvent
+      return
+    }
+  }
 }
 
 function summarize(content: string): string {
