@@ -213,6 +213,10 @@ describe('e2e: composing the query in the editor', function () {
     expect(seen(2).startsWith('do not lose me\n\n')).to.equal(true)
     expect(server.requests).to.have.length(2)
     expect(lastUserMessage(1)).to.equal('do not lose me')
+    // The failed turn was taken back: the retry sends the query once, not once per attempt.
+    const body = server!.requests[1].json() as {messages: Array<{role: string; content: string}>}
+    expect(body.messages.filter((m) => m.role === 'user').map((m) => m.content)).to.deep.equal(['do not lose me'])
+    expect(first.screen).not.to.contain('partial answer')
     expect(draftsOnDisk()).to.deep.equal([])
   })
 

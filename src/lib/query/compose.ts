@@ -113,6 +113,24 @@ export async function adoptDraft(from: string, to: string): Promise<void> {
   }
 }
 
+/**
+ * Keeps the text of a query that never got an answer as the draft, so the
+ * retry starts from it (\`jp query\` opens it in the editor) and nothing typed
+ * is lost; a draft already holding it is left as it is.
+ */
+export async function keepUnsentQuery(path: string, text: string): Promise<void> {
+  const before = await readDraft(path)
+  const prior = before !== undefined && before.trim() !== '' ? parseQueryDocument(before).query : ''
+  if (prior !== '' && joinSeed(prior, text) === prior) return
+  await writeDraft(path, `${joinSeed(prior, text)}\n`)
+}
+
+/** After a successful turn: removes the draft when it holds the query just sent (a kept, now answered query). */
+export async function discardSentDraft(path: string, text: string): Promise<void> {
+  const before = await readDraft(path)
+  if (before !== undefined && parseQueryDocument(before).query === text.trim()) await rm(path, {force: true})
+}
+
 /** Removes the draft once the turn it started has succeeded. */
 export async function discardDraft(path: string): Promise<void> {
   await rm(path, {force: true})

@@ -244,6 +244,8 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
       case 'done':
       case 'stopped':
         await draft?.discard()
+        // A query kept as the draft by an earlier failure is answered now.
+        if (!draft) await (await import('../query/compose.js')).discardSentDraft(store.draftPath(conversationId), query)
         code = 0
         break
       case 'aborted':
@@ -251,7 +253,15 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
         break
       case 'failed':
         printer.error(`Error: ${errorMessage(outcome.error)}`)
-        printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)
+        if (outcome.saved === 'nothing') {
+          // Nothing stored to send twice; the text waits in the draft (an editor-composed one is there already).
+          if (!draft) await (await import('../query/compose.js')).keepUnsentQuery(store.draftPath(conversationId), outcome.unsent ?? query)
+          printer.notice(`Nothing was answered, so nothing was saved; your query is kept as the draft: 'jp query' opens it to retry.`)
+        } else if (outcome.saved === 'partial') {
+          printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)
+        } else {
+          printer.notice(`The turn so far is saved in conversation ${conversationId}; run 'jp query' again to continue.`)
+        }
         code = 1
         break
       case 'shutdown':

@@ -55,8 +55,13 @@ export type TurnOutcome =
   | {type: 'aborted'}
   /** Graceful shutdown (escalation, SIGTERM, SIGHUP): state is saved; the router exits. */
   | {type: 'shutdown'}
-  /** The provider failed; everything received is stored. */
-  | {type: 'failed'; error: unknown}
+  /**
+   * The provider failed; everything received is stored. `saved` says what:
+   * the failed response's partial answer, only earlier steps of the turn, or
+   * nothing — then the turn is removed from the conversation (a retry must not
+   * send the query twice) and `unsent` holds its text for the draft.
+   */
+  | {type: 'failed'; error: unknown; saved: 'partial' | 'turn' | 'nothing'; unsent?: string}
 
 interface StreamResult {
   partial: ResponseParts
@@ -119,7 +124,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
       return {type: 'shutdown'}
     }
 
-    if (result.error !== undefined && decision === undefined) return {type: 'failed', error: result.error}
+    if (result.error !== undefined && decision === undefined) return failed(deps, turnStart, result)
 
     if (decision?.type === 'stop') return {type: 'stopped'}
     if (decision?.type === 'reply') {
@@ -148,6 +153,20 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
   deps.printer.warn(`Stopped after ${MAX_STEPS} model requests in one turn.`)
   return {type: 'stopped'}
+}
+
+/** The outcome of a failed response; a turn the model never answered at all is taken back. */
+async function failed(deps: TurnDeps, turnStart: number, result: StreamResult): Promise<TurnOutcome> {
+  const turn = deps.events.slice(turnStart)
+  const answered = turn.some((e) => e.type === 'chat_response' || e.type === 'tool_call_request')
+  if (answered) return {type: 'failed', error: result.error, saved: result.partial.empty ? 'turn' : 'partial'}
+  const unsent = turn
+    .map((e) => (e.type === 'chat_request' ? (e as {content?: unknown}).content : undefined))
+    .filter((c): c is string => typeof c === 'string')
+    .join('\n\n')
+  deps.events.splice(turnStart)
+  await deps.persist()
+  return {type: 'failed', error: result.error, saved: 'nothing', unsent}
 }
 
 function request(deps: TurnDeps): ChatRequest {
