@@ -24,8 +24,8 @@ describe('docs/configuration.md (generated)', () => {
 
   it('has a description for every schema key and none for keys the schema lacks', () => {
     const {missing, stale} = docCoverage()
-    expect(missing, 'add these keys to KEY_DOCS in scripts/gen-config-docs.ts').to.deep.equal([])
-    expect(stale, 'remove these keys from KEY_DOCS in scripts/gen-config-docs.ts').to.deep.equal([])
+    expect(missing, 'add these keys to KEY_DOCS in src/lib/config/key-docs.ts').to.deep.equal([])
+    expect(stale, 'remove these keys from KEY_DOCS in src/lib/config/key-docs.ts').to.deep.equal([])
   })
 
   it('reports a key added to the schema without a description', () => {

@@ -5,9 +5,10 @@
 // shlex and which are small and synchronous; they load with this module so
 // that `command()` can stay synchronous (buildEditorBackend is).
 import {isAbsolute, resolve} from 'node:path'
-import {quote, split} from 'shlex'
+import {quote} from 'shlex'
 import whichPkg from 'which'
 
+import {splitWords} from './command-words.js'
 import {ConfigError} from './errors.js'
 import type {CommandConfig, EditorSection} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -165,14 +166,6 @@ export class EditorConfig {
         return {file: '/bin/sh', args: ['-c', script, 'jp-editor', ...paths]}
       },
     }
-  }
-}
-
-function splitWords(text: string): string[] | undefined {
-  try {
-    return split(text)
-  } catch {
-    return undefined
   }
 }
 

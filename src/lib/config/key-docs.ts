@@ -1,0 +1,173 @@
+// The prose of every configuration key, keyed by its dotted path in
+// CONFIG_SCHEMA (./schema.ts): a description and an example value as a TOML
+// literal. scripts/gen-config-docs.ts renders docs/configuration.md from the
+// schema, the defaults and these; test/docs/configuration.test.ts fails when
+// a schema key has no entry here or an entry names no key. Only the docs
+// generator and its tests load this module.
+
+export interface KeyDoc {
+  description: string
+  /** The value part of `key = VALUE` (TOML), shown under its table header. */
+  example: string
+}
+
+/** Placeholder segment for the keys of each map, and the name its examples use. */
+export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = {
+  'conversation.tools': {segment: '<tool>', example: 'greet'},
+  'conversation.tools.<tool>.parameters': {segment: '<arg>', example: 'name'},
+}
+
+const provider = (name: string, wire: string): Record<string, KeyDoc> => ({
+  [`providers.llm.${name}`]: {description: `The ${name} provider (${wire}).`, example: '{}'},
+  [`providers.llm.${name}.base_url`]: {
+    description: `Where ${name} requests go (a proxy, a self-hosted gateway, another port).`,
+    example: name === 'ollama' ? '"http://gpu-box:11434"' : name === 'llamacpp' ? '"http://127.0.0.1:8081/v1"' : `"https://proxy.example.com/${name}"`,
+  },
+  [`providers.llm.${name}.api_key_env`]: {
+    description:
+      'The name of the environment variable that holds the API key (the key itself is never read from a config file). ' +
+      'A model of this provider fails before any request when the variable is unset, naming it.' +
+      (name === 'ollama' || name === 'llamacpp' ? ' Unset by default: this provider needs no key.' : ''),
+    example: `"MY_${name.toUpperCase()}_KEY"`,
+  },
+})
+
+export const KEY_DOCS: Record<string, KeyDoc> = {
+  assistant: {description: 'The model and how it is asked.', example: '{}'},
+  'assistant.model': {description: 'Which model answers.', example: '{}'},
+  'assistant.model.id': {
+    description:
+      '`PROVIDER/MODEL`: `anthropic/…`, `openai/…`, `openrouter/VENDOR/MODEL`, `ollama/…`, `llamacpp/…`, or the built-in offline `echo/default`. ' +
+      'Unset everywhere: jp uses `echo/default` and says so on stderr. `jp query -m` overrides it for one query.',
+    example: '"anthropic/claude-sonnet-4-5"',
+  },
+  'assistant.model.parameters': {description: 'Request parameters passed to the provider.', example: '{}'},
+  'assistant.model.parameters.reasoning': {
+    description:
+      'Extended thinking / reasoning effort: `true`, `false`, `"minimal"`, `"low"`, `"medium"`, `"high"`, or (Anthropic only) a thinking budget in tokens such as `"4096"` (at least 1024). ' +
+      'Sent as Anthropic `thinking.budget_tokens`, OpenAI-format `reasoning_effort`, Ollama `think` (which has no `"minimal"`). ' +
+      'A value the provider has no place for stops the query before any request, naming this key.',
+    example: '"medium"',
+  },
+  'assistant.model.parameters.max_tokens': {
+    description:
+      'Upper bound on the tokens of one answer (a positive whole number). Sent as Anthropic `max_tokens`, OpenAI `max_completion_tokens`, ' +
+      '`max_tokens` on the other OpenAI-format servers, Ollama `options.num_predict`.',
+    example: '4096',
+  },
+  'assistant.model.parameters.temperature': {
+    description:
+      'Sampling temperature. Sent as `temperature` (Ollama: `options.temperature`). Anthropic takes 0–1 and only 1 while `reasoning` is on; ' +
+      'the OpenAI format takes 0–2. A value out of range stops the query before any request, naming this key.',
+    example: '0.2',
+  },
+  'assistant.system_prompt': {description: 'A system prompt sent with every request.', example: '"You are a terse senior engineer."'},
+
+  providers: {description: 'Provider endpoints and key variables.', example: '{}'},
+  'providers.llm': {description: 'One table per LLM provider.', example: '{}'},
+  ...provider('anthropic', 'Anthropic Messages API, SSE'),
+  ...provider('openai', 'OpenAI Chat Completions, SSE; `OPENAI_BASE_URL` replaces the default base URL'),
+  ...provider('openrouter', 'OpenAI wire format'),
+  ...provider('ollama', 'native `/api/chat`, NDJSON'),
+  ...provider('llamacpp', 'llama.cpp server, OpenAI wire format'),
+  'providers.llm.timeout_secs': {
+    description:
+      'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
+      'between pieces of the answer (servers send pings while thinking). Then the request fails (and is retried when nothing arrived yet). ' +
+      'Unset: 300. The environment variable `JP_STREAM_IDLE_TIMEOUT_SECS` overrides it.',
+    example: '120',
+  },
+
+  editor: {description: 'The editor service: which editor jp runs and the inline reply widget. See docs/editors.md.', example: '{}'},
+  'editor.cmd': {
+    description:
+      'The editor command. A string is split like POSIX `sh` words (quotes, backslashes) and run without a shell; ' +
+      'the table form is `{program, args, shell}`. The edited paths are always appended last. Unset or blank: `editor.envs` is consulted.',
+    example: '"code --wait"',
+  },
+  'editor.cmd.program': {
+    description: 'Table form: the program (with `shell = true`, shell text run by `/bin/sh -c`).',
+    example: '{program = "nvim"}',
+  },
+  'editor.cmd.args': {description: 'Table form: arguments placed before the paths.', example: '{program = "code", args = ["--wait", "--new-window"]}'},
+  'editor.cmd.shell': {
+    description:
+      'Table form: run `program` through `/bin/sh -c` with the paths passed as `"$@"` (never spliced into the text). Ignored with a warning on Windows.',
+    example: '{program = "emacsclient -t -a \'\'", shell = true}',
+  },
+  'editor.envs': {
+    description:
+      'Environment variables consulted in order when `editor.cmd` is unset: the first whose value splits cleanly and whose program exists is used; others are skipped with a one-line notice.',
+    example: '["VISUAL", "EDITOR"]',
+  },
+  'editor.backend': {
+    description: 'The registered editor backend (`terminal` is built in; plugins add more, see docs/plugins.md). An unknown name is an error listing the registered ones.',
+    example: '"record"',
+  },
+  'editor.inline': {description: 'The inline reply widget.', example: '{}'},
+  'editor.inline.edit_mode': {description: 'Key bindings of the inline widget: `"emacs"` or `"vi"`. See docs/reply-flow.md.', example: '"vi"'},
+
+  interrupt: {description: 'What Ctrl+C does while an answer streams or a tool runs. See docs/reply-flow.md.', example: '{}'},
+  'interrupt.escalation_cooldown_secs': {
+    description: 'A second Ctrl+C within this many seconds of the first starts a graceful shutdown instead of opening the menu again.',
+    example: '1.5',
+  },
+  'interrupt.streaming': {description: 'Ctrl+C while the assistant streams.', example: '{}'},
+  'interrupt.streaming.action': {
+    description:
+      '`prompt` shows the menu; the others skip it: `continue` (resume, or continue if the stream ended), `stop` (save & exit), `abort` (discard & exit), `reply` (ask for a reply at once; empty or cancelled resumes).',
+    example: '"reply"',
+  },
+  'interrupt.streaming.compose_in_editor': {
+    description:
+      'Where the reply is written: `false` inline widget (Ctrl+X opens the editor), `"never"` inline only, `true` editor first (inline widget if it cannot open), `"always"` editor only (back to the menu if it cannot open).',
+    example: 'true',
+  },
+  'interrupt.tool_call': {description: 'Ctrl+C while a tool runs.', example: '{}'},
+  'interrupt.tool_call.action': {
+    description:
+      '`prompt` shows the menu; the others skip it: `continue` (keep waiting), `restart` (kill and run again), `stop` (cancel the tool, end the turn), `respond` (kill it and ask for the text to send as its result; empty or cancelled sends `cancellation_response`).',
+    example: '"respond"',
+  },
+  'interrupt.tool_call.compose_in_editor': {description: 'As `interrupt.streaming.compose_in_editor`, for the tool menu\'s reply.', example: '"never"'},
+
+  conversation: {description: 'Conversation settings.', example: '{}'},
+  'conversation.tools': {
+    description: "Local tools, one table per tool name. The table `'*'` holds defaults every tool inherits (`run`, `result`, `cancellation_response`). See docs/tools.md.",
+    example: '{}',
+  },
+  'conversation.tools.<tool>': {description: 'One tool (or `\'*\'`, the defaults of every tool).', example: '{}'},
+  'conversation.tools.<tool>.source': {description: 'Where the tool comes from; `"local"` (a program run by jp) is the only source.', example: '"local"'},
+  'conversation.tools.<tool>.command': {
+    description:
+      'The program to run: a string (split like `sh` words, no shell) or `{program, args, shell}`. Arguments arrive as JSON on stdin and in `JP_TOOL_ARGUMENTS`; cwd is the workspace root.',
+    example: '"./tools/greet.sh"',
+  },
+  'conversation.tools.<tool>.command.program': {description: 'Table form: the program (shell text with `shell = true`).', example: '{program = "python3"}'},
+  'conversation.tools.<tool>.command.args': {description: 'Table form: fixed arguments.', example: '{program = "python3", args = ["tools/greet.py"]}'},
+  'conversation.tools.<tool>.command.shell': {description: 'Table form: run `program` through `/bin/sh -c`.', example: '{program = "git log --oneline | head -20", shell = true}'},
+  'conversation.tools.<tool>.summary': {description: 'What the tool does; sent to the model as its description.', example: '"Greets someone by name"'},
+  'conversation.tools.<tool>.run': {
+    description: 'Permission to run: `ask` (the y/Y/n/N/p/r/e menu), `unattended` (run), `edit` (edit the arguments first), `skip` (never run).',
+    example: '"unattended"',
+  },
+  'conversation.tools.<tool>.result': {
+    description: 'The result: `unattended` (deliver), `ask` (confirm y/n/e), `edit` (edit first), `skip` (never deliver).',
+    example: '"ask"',
+  },
+  'conversation.tools.<tool>.cancellation_response': {
+    description: 'What the model is told when the user skips or cancels the call without a message.',
+    example: '"The user declined; continue without it."',
+  },
+  'conversation.tools.<tool>.enable': {
+    description: 'Offer the tool to the model in every query (`false`: only with `jp query --tool NAME`). Unset means enabled.',
+    example: 'false',
+  },
+  'conversation.tools.<tool>.parameters': {description: 'The tool\'s arguments, one table per argument; sent to the model as a JSON schema.', example: '{}'},
+  'conversation.tools.<tool>.parameters.<arg>': {description: 'One argument.', example: '{type = "string"}'},
+  'conversation.tools.<tool>.parameters.<arg>.type': {description: 'Its JSON-schema type: `string`, `number`, `integer`, `boolean`, `array`, `object`.', example: '"string"'},
+  'conversation.tools.<tool>.parameters.<arg>.description': {description: 'What the argument means (for the model).', example: '"who to greet"'},
+  'conversation.tools.<tool>.parameters.<arg>.required': {description: 'The model must always pass it.', example: 'true'},
+  'conversation.tools.<tool>.parameters.<arg>.enum': {description: 'The allowed values.', example: '["formal", "casual"]'},
+  'conversation.tools.<tool>.parameters.<arg>.items': {description: 'For `type = "array"`: the JSON schema of the items.', example: '{type = "string"}'},
+}
