@@ -90,42 +90,36 @@ describe('llm: model parameters reach each provider under its own name', functio
   })
 
   describe('jp query (built CLI)', () => {
-    it('sends the configured temperature', async () => {
-      const sb = makeSandbox({ANTHROPIC_API_KEY: 'sk-ant-param'})
+    /** Runs `jp query hi` against a local server for `provider` with `parameters` (TOML lines). */
+    async function query(provider: 'anthropic' | 'openai', parameters: string, stream: string) {
+      const sb = makeSandbox({ANTHROPIC_API_KEY: 'sk-ant-param', OPENAI_API_KEY: 'sk-param'})
       try {
-        server = await startReplayServer([{body: anthropicFollowUp()}])
+        server = await startReplayServer([{body: stream}])
         const file = join(sb.home, 'config.toml')
+        const base = provider === 'openai' ? `${server.url}/v1` : server.url
         writeFileSync(
           file,
-          `[assistant.model]\nid = "anthropic/claude-p"\n[assistant.model.parameters]\ntemperature = 0.3\nmax_tokens = 512\n` +
-            `[providers.llm.anthropic]\nbase_url = "${server.url}"\n`,
+          `[assistant.model]\nid = "${provider}/model-p"\n[assistant.model.parameters]\n${parameters}\n[providers.llm.${provider}]\nbase_url = "${base}"\n`,
         )
-        const r = await runJp(['query', '--cfg', file, 'hi'], {sandbox: sb})
-        expect(r.code, r.stderr).to.equal(0)
-        expect(server.requests[0].json()).to.include({temperature: 0.3, max_tokens: 512})
+        return await runJp(['query', '--cfg', file, 'hi'], {sandbox: sb})
       } finally {
         sb.cleanup()
       }
+    }
+
+    it('sends the configured temperature', async () => {
+      const r = await query('anthropic', 'temperature = 0.3\nmax_tokens = 512', anthropicFollowUp())
+      expect(r.code, r.stderr).to.equal(0)
+      expect(server!.requests[0].json()).to.include({temperature: 0.3, max_tokens: 512})
     })
 
     it('stops before any request on a parameter the provider cannot take, naming the key', async () => {
-      const sb = makeSandbox({OPENAI_API_KEY: 'sk-param'})
-      try {
-        server = await startReplayServer([{body: openaiFollowUp()}])
-        const file = join(sb.home, 'config.toml')
-        writeFileSync(
-          file,
-          `[assistant.model]\nid = "openai/gpt-p"\n[assistant.model.parameters]\nreasoning = "4096"\n[providers.llm.openai]\nbase_url = "${server.url}/v1"\n`,
-        )
-        const r = await runJp(['query', '--cfg', file, 'hi'], {sandbox: sb})
-        expect(r.code).to.equal(1)
-        const lines = r.stderr.split('\n').filter((l) => l.trim() !== '')
-        expect(lines).to.have.length(1)
-        expect(lines[0]).to.match(/assistant\.model\.parameters\.reasoning = "4096": openai has no thinking budget/)
-        expect(server.requests).to.have.length(0)
-      } finally {
-        sb.cleanup()
-      }
+      const r = await query('openai', 'reasoning = "4096"', openaiFollowUp())
+      expect(r.code).to.equal(1)
+      const lines = r.stderr.split('\n').filter((l) => l.trim() !== '')
+      expect(lines).to.have.length(1)
+      expect(lines[0]).to.match(/assistant\.model\.parameters\.reasoning = "4096": openai has no thinking budget/)
+      expect(server!.requests).to.have.length(0)
     })
   })
 })
