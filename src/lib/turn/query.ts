@@ -64,7 +64,9 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   const store = await host.store()
   const workspace = await host.workspace()
   let id: string | undefined
-  if (opts.id) {
+  if (opts.id !== undefined) {
+    // An empty --id (e.g. an unset shell variable) must not quietly continue the active conversation.
+    if (opts.id.trim() === '') host.fail("--id: the conversation id is empty (see 'jp conversation ls')")
     if (!(await store.exists(opts.id))) host.fail(`no conversation with id '${opts.id}' (see 'jp conversation ls')`)
     id = opts.id
   } else if (!opts.newConversation) {
