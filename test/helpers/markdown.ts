@@ -13,17 +13,19 @@ export function codeBlocksUnder(markdown: string, heading: string, lang = 'sh'):
   if (start < 0) throw new Error(`no heading "${heading}"`)
   const level = /^#+/.exec(lines[start])![0].length
   const blocks: string[] = []
-  let current: string[] | undefined
+  // Inside any fence (of any language) a `# ...` line is code, not a heading.
+  let fence: {lang: string; lines: string[]} | undefined
   for (const line of lines.slice(start + 1)) {
-    if (current === undefined) {
+    if (fence === undefined) {
       const h = /^(#+) /.exec(line)
       if (h && h[1].length <= level) break
-      if (line.trim() === '```' + lang) current = []
+      const open = /^```(\S*)\s*$/.exec(line.trim())
+      if (open) fence = {lang: open[1], lines: []}
     } else if (line.trim() === '```') {
-      blocks.push(current.join('\n'))
-      current = undefined
+      if (fence.lang === lang) blocks.push(fence.lines.join('\n'))
+      fence = undefined
     } else {
-      current.push(line)
+      fence.lines.push(line)
     }
   }
   return blocks
