@@ -352,10 +352,14 @@ describe('e2e: tool prompts in a terminal', function () {
       await t.waitForText(HELP_LINE)
       t.send(keys.backspace + keys.backspace)
       t.type(', "kept": 1}')
+      t.markOutput()
       t.send(keys.ctrlX)
       await t.waitFor(() => editorRuns() === 1, 'the failing editor to run')
-      // The widget comes back with the typed text, not the editor's scribble.
-      await screenCount(t, '"deep": true, "kept": 1}', 2)
+      // The widget comes back with the typed text, not the editor's scribble,
+      // drawn again in place: one copy on the screen (issue 17, finding 10).
+      await t.waitFor(() => t.outputSinceMark().includes('"kept": 1}'), 'the widget redrawn')
+      await t.settle(100)
+      expect(count(t.screenText(), '"deep": true, "kept": 1}')).to.equal(1)
       expect(t.screenText()).not.to.include('scribbled')
       t.send(keys.enter)
       await finish(t)
@@ -403,7 +407,10 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send(keys.ctrlX)
       await t.waitForText("⚠ Couldn't open your editor:")
       expect(t.screenText()).to.match(/⚠ Couldn't open your editor: .*no-such-editor.*Keeping your text\./s)
-      await screenCount(t, '"deep": true, "n": 8}', 2)
+      // Printed above the widget, which is drawn again intact below it: one copy (issue 17, finding 6).
+      await t.settle(100)
+      expect(count(t.screenText(), '"deep": true, "n": 8}')).to.equal(1)
+      expect(t.screenText()).to.match(/Keeping your text\.\nEdit arguments/)
       t.send(keys.enter)
       await finish(t)
       expect(toolRuns()).to.deep.equal([{...ARGS, n: 8}])

@@ -10,7 +10,7 @@
 //
 // execa and tmp are imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
-import {closeSync, constants as fsc, openSync} from 'node:fs'
+import {closeSync, constants as fsc} from 'node:fs'
 import {readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
@@ -18,6 +18,8 @@ import {isatty, type ReadStream} from 'node:tty'
 
 import type {EditorCommand} from '../config/editor.js'
 import {ignoreSigintDuring} from '../process/sigint-guard.js'
+import {openTtyFd} from '../process/tty.js'
+import {handTerminalToChild} from '../printer/terminal-state.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -94,6 +96,9 @@ export class TerminalEditorBackend implements EditorBackend {
     const {file, args} = this.command.argv(paths)
     const terminal = openEditorTerminal()
     const resume = suspendOwnTerminal()
+    // Whatever the editor does to the terminal and however it ends, jp
+    // gets the terminal back as it was (printer/terminal-state.ts).
+    const takeBack = handTerminalToChild()
     const started = performance.now()
     let result
     try {
@@ -112,6 +117,7 @@ export class TerminalEditorBackend implements EditorBackend {
         }),
       )
     } finally {
+      takeBack()
       resume()
       terminal.close()
     }
@@ -149,12 +155,8 @@ interface EditorTerminal {
 function openEditorTerminal(): EditorTerminal {
   const inherit: EditorTerminal = {stdin: 'inherit', stdout: 'inherit', close() {}}
   if (isatty(0) && isatty(1)) return inherit
-  let fd: number
-  try {
-    fd = openSync('/dev/tty', fsc.O_RDWR | fsc.O_NOCTTY)
-  } catch {
-    return inherit
-  }
+  const fd = openTtyFd(fsc.O_RDWR | fsc.O_NOCTTY)
+  if (fd === undefined) return inherit
   return {
     stdin: fd,
     stdout: fd,

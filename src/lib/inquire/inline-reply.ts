@@ -24,6 +24,8 @@ import {DumbPainter, Painter} from './render/painter.js'
 import {runPrompt, seq} from './tty.js'
 import type {PromptContext, ReplyOutcome} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
+import {claimPromptArea} from '../printer/terminal-owner.js'
+import {ERASE_BELOW, RESTORE_CURSOR} from '../printer/terminal-state.js'
 
 export interface InlineReplyConfig {
   message: string
@@ -133,6 +135,24 @@ export function inlineReply(config: InlineReplyConfig, context?: InlineReplyCont
 
     paint()
 
+    // While open, this prompt owns the terminal: notices and released text
+    // are printed above it and it redraws itself (printer/terminal-owner.ts).
+    if (!dumb && io.isTerminal) {
+      io.onClose(
+        claimPromptArea({
+          clear: () => painter.clear(),
+          redraw: () => paint(),
+          repairAfterEditor: () => {
+            // Raw mode is back already (TerminalSession holds it). Back to where the prompt stood before the editor (saved there by
+            // the editor service), erase whatever the late teardown left.
+            io.write(RESTORE_CURSOR + ERASE_BELOW)
+            painter.reset()
+            paint()
+          },
+        }),
+      )
+    }
+
     return {
       onKey(key, settle) {
         const action = mode.handle(key, editor)
@@ -171,7 +191,10 @@ export function inlineReply(config: InlineReplyConfig, context?: InlineReplyCont
             settle({value: {type: 'cancelled'}})
             return
           case 'open-editor':
-            finish()
+            // Erased, not left behind: the prompt comes back in this very
+            // place after the editor (no stale `Reply: <old text>` copy).
+            if (dumbPainter) dumbPainter.leave()
+            else painter.clear()
             settle({value: {type: 'open-editor', currentText: editor.text}})
             return
           case 'none':

@@ -9,6 +9,7 @@ import {closeSync, writeSync} from 'node:fs'
 import {StringDecoder} from 'node:string_decoder'
 import tty from 'node:tty'
 import {openTtyFd} from '../process/tty.js'
+import {holdRawMode} from '../printer/terminal-state.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
@@ -81,6 +82,8 @@ type RawCapable = NodeJS.ReadableStream & {isTTY?: boolean; isRaw?: boolean; set
  */
 export class TerminalSession {
   private readonly undo: string[] = []
+  private readonly redo: string[] = []
+  private releaseRaw: (() => void) | undefined
   private rawWas: boolean | undefined
   private restored = false
   private readonly onExit = () => this.restore()
@@ -110,12 +113,38 @@ export class TerminalSession {
     if (!input.isTTY || typeof input.setRawMode !== 'function') return
     this.rawWas = Boolean(input.isRaw)
     input.setRawMode(true)
+    // If an editor's server cooks the terminal behind our back, the
+    // terminal-state module puts raw mode back through this.
+    this.releaseRaw = holdRawMode(() => this.reapply())
   }
 
   /** Writes `on` now and remembers `off` for restore(). */
   enable(on: string, off: string): void {
     this.write(on)
     this.undo.push(off)
+    this.redo.push(on)
+  }
+
+  /**
+   * Puts raw mode and every enabled mode back after something changed the
+   * terminal behind our back (an editor's server tearing it down late).
+   * Raw mode off then on: libuv re-reads the current settings and derives
+   * raw mode from them afresh.
+   */
+  reapply(): void {
+    if (this.restored) return
+    const input = this.input as RawCapable
+    if (this.rawWas !== undefined && typeof input.setRawMode === 'function') {
+      try {
+        input.setRawMode(false)
+        input.setRawMode(true)
+      } catch {
+        // the terminal went away
+      }
+    }
+    // The kitty flags are a stack: pushing again would leave one behind.
+    const on = this.redo.filter((x) => x !== seq.kittyOn).join('')
+    if (on) this.write(on)
   }
 
   /** Undoes every enabled mode (reverse order) and raw mode; idempotent. */
@@ -124,6 +153,7 @@ export class TerminalSession {
     this.restored = true
     process.removeListener('exit', this.onExit)
     for (const s of this.signals) process.removeListener(s, this.onSignal)
+    this.releaseRaw?.()
     const off = this.undo.reverse().join('')
     if (off) this.write(off)
     const input = this.input as RawCapable
@@ -183,6 +213,8 @@ export class NoTerminalError extends Error {
 }
 
 export interface PromptIO {
+  /** Runs `fn` when the prompt ends, however it ends (after the terminal is restored). */
+  onClose(fn: () => void): void
   input: NodeJS.ReadableStream
   output: NodeJS.WritableStream
   session: TerminalSession
@@ -239,8 +271,12 @@ export function runPrompt<T>(
     const decoder = new KeyDecoder()
     const text = new StringDecoder('utf8')
     let escTimer: NodeJS.Timeout | undefined
+    const closers: Array<() => void> = []
 
     const io: PromptIO = {
+      onClose: (fn) => {
+        closers.push(fn)
+      },
       input,
       output,
       session,
@@ -262,6 +298,13 @@ export function runPrompt<T>(
       session.restore()
       if (opened) opened.close()
       else input!.pause()
+      for (const fn of closers.splice(0)) {
+        try {
+          fn()
+        } catch {
+          // a closer must not keep the prompt from settling
+        }
+      }
     }
 
     function settle(result: {value: T} | {error: unknown}): void {
@@ -324,6 +367,7 @@ export function runPrompt<T>(
       settled = true
       session.restore()
       opened?.close()
+      for (const fn of closers.splice(0)) fn()
       reject(error)
       return
     }

@@ -19,6 +19,7 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import {openTtyFd} from '../process/tty.js'
+import {openPrompt, writeAbovePrompt} from './terminal-owner.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
 export type OutputFormat = 'text' | 'json'
@@ -72,6 +73,8 @@ class Channel {
     readonly stream: NodeJS.WritableStream,
     /** Flushes the other channel, so at most one channel ever holds data. */
     private readonly onBeforeWrite: () => void,
+    /** The stream is the terminal a prompt may be open on. */
+    private readonly onTerminal = false,
   ) {}
 
   write(text: string): void {
@@ -98,7 +101,19 @@ class Channel {
     let done!: () => void
     this.lastWrite = new Promise<void>((resolve) => (done = resolve))
     // The callback also runs (with an error) if the stream fails: never hang a flush.
-    const ok = this.stream.write(data, () => done())
+    let ok = true
+    if (this.onTerminal && openPrompt()) {
+      // A prompt is open on this terminal: print above it, never into it.
+      // The prompt redraws on a fresh line, so a partial line is ended here
+      // (on the terminal only: piped output never reaches this branch).
+      const text = data.endsWith('\n') ? data : data + '\n'
+      this.atLineStart = true
+      writeAbovePrompt(() => {
+        ok = this.stream.write(text, () => done())
+      })
+    } else {
+      ok = this.stream.write(data, () => done())
+    }
     if (!ok && !this.blocked) {
       this.blocked = true
       this.stream.once('drain', () => {
@@ -152,8 +167,8 @@ export class Printer {
     // Model text is altered only where it is shown on a terminal.
     this.sanitizeOut = stdoutTTY && this.format === 'text'
     this.sanitizeErr = stderrTTY
-    this.out = new Channel(stdout, () => this.err.flush())
-    this.err = new Channel(stderr, () => this.out.flush())
+    this.out = new Channel(stdout, () => this.err.flush(), stdoutTTY)
+    this.err = new Channel(stderr, () => this.out.flush(), stderrTTY)
     this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
   }
 

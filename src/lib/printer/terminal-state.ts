@@ -10,9 +10,11 @@
 // tsx and dist), and both copies must share one set of actions. Restore
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
+import {spawnSync} from 'node:child_process'
 import {closeSync} from 'node:fs'
 
 import {openTtyFd, writeTtySync} from '../process/tty.js'
+import {openPrompt} from './terminal-owner.js'
 
 /** Escape sequences that undo what prompts turn on. */
 export const RESTORE_SEQUENCES = {
@@ -36,6 +38,10 @@ export interface RestoreAction {
 interface Registry {
   next: number
   actions: Map<number, RestoreAction>
+  /** Prompts holding the terminal in raw mode: how to put it back. */
+  rawHolders: Set<() => void>
+  /** Pending late-teardown checks after an editor. */
+  lateChecks: NodeJS.Timeout[]
   hooksInstalled: boolean
   /** Opens the terminal for restore writes; replaceable in tests. */
   openTty: () => number | undefined
@@ -45,7 +51,11 @@ const KEY = Symbol.for('jp.terminalState')
 
 function registry(): Registry {
   const g = globalThis as unknown as Record<symbol, Registry | undefined>
-  return (g[KEY] ??= {next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w')})
+  const r = (g[KEY] ??= {next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w')} as Registry)
+  // A copy of this module from before these fields existed may have made it.
+  r.rawHolders ??= new Set()
+  r.lateChecks ??= []
+  return r
 }
 
 /**
@@ -122,4 +132,144 @@ export function setRestoreTtyOpener(open: () => number | undefined): () => numbe
   const prev = r.openTty
   r.openTty = open
   return prev
+}
+
+// ---------------------------------------------------------------------------
+// Taking the terminal back after a child had it (SPEC §17: the terminal is
+// jp's again after every editor, however the editor ended).
+//
+// Node cannot read or set termios itself, so the settings are saved and
+// re-applied with `stty -g` / `stty <saved>` on the controlling terminal
+// (a few milliseconds each, once per editor round trip). Everything here is
+// best effort: without stty or a terminal, it does nothing.
+
+/**
+ * Modes a full-screen program may turn on and, killed or torn down late,
+ * leave on. Written after every editor, whether or not it used them: each
+ * is harmless when already off. Leaving the alternate screen first also
+ * restores the cursor saved by SAVE_CURSOR (or by the editor's own entry).
+ */
+export const EDITOR_RESIDUE_OFF =
+  '\u001b[?1049l' + // main screen (restores the saved cursor)
+  '\u001b[?1004l' + // focus reporting
+  '\u001b[>4m' + // modifyOtherKeys back to the terminal's default
+  '\u001b[?1l\u001b>' + // cursor keys and keypad: normal mode
+  '\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l' + // mouse reporting
+  '\u001b[?2004l' + // bracketed paste (a prompt turns it on again itself)
+  '\u001b[?25h' // cursor visible
+
+/** DECSC / DECRC: where a prompt redraws after an editor. */
+export const SAVE_CURSOR = '\u001b7'
+export const RESTORE_CURSOR = '\u001b8'
+/** Erase from the cursor to the end of the screen. */
+export const ERASE_BELOW = '\u001b[J'
+
+/** The terminal's settings as `stty -g` prints them, or undefined (no stty, no terminal). */
+export function saveTerminalModes(fd: number): string | undefined {
+  const r = spawnSync('stty', ['-g'], {stdio: [fd, 'pipe', 'ignore'], encoding: 'utf8', timeout: 2000})
+  const out = typeof r.stdout === 'string' ? r.stdout.trim() : ''
+  return r.status === 0 && out !== '' ? out : undefined
+}
+
+/** Re-applies settings saved by saveTerminalModes. */
+export function applyTerminalModes(fd: number, modes: string): boolean {
+  const r = spawnSync('stty', [modes], {stdio: [fd, 'ignore', 'ignore'], timeout: 2000})
+  return r.status === 0
+}
+
+/**
+ * Whether saved settings have canonical (line) input on: the state a cooked
+ * terminal is in, which an open prompt (raw) must never be left in. Reads
+ * both the GNU (`iflag:oflag:cflag:lflag:...`, ICANON 0x2) and the BSD
+ * (`gfmt1:...:lflag=HEX:...`, ICANON 0x100) forms.
+ */
+export function isCanonical(modes: string): boolean | undefined {
+  if (modes.startsWith('gfmt1')) {
+    const m = /(?:^|:)lflag=([0-9a-f]+)/i.exec(modes)
+    return m ? (Number.parseInt(m[1], 16) & 0x100) !== 0 : undefined
+  }
+  const fields = modes.split(':')
+  if (fields.length < 4) return undefined
+  const lflag = Number.parseInt(fields[3], 16)
+  return Number.isNaN(lflag) ? undefined : (lflag & 0x2) !== 0
+}
+
+/** Writes bytes to the terminal fd, ignoring a terminal that is gone. */
+export function writeTerminal(fd: number, data: string): void {
+  writeTtySync(fd, data)
+}
+
+/**
+ * A prompt put the terminal in raw mode and expects it to stay so; `reapply`
+ * puts raw mode (and the prompt's modes) back. Returns the release function.
+ */
+export function holdRawMode(reapply: () => void): () => void {
+  const r = registry()
+  r.rawHolders.add(reapply)
+  return () => {
+    r.rawHolders.delete(reapply)
+  }
+}
+
+/** Delays after an editor returns at which jp checks that nobody took the terminal back late. */
+export const LATE_TEARDOWN_CHECKS_MS = [100, 300, 700, 1500, 3000]
+
+/**
+ * Hands the terminal to a child (the user's editor): saves jp's terminal
+ * settings and the cursor. The returned function takes the terminal back,
+ * however the child ended (saved, cancelled, killed): it re-applies the
+ * settings, turns off what an editor may have left on, and schedules checks
+ * for a late teardown (a server restoring "its" settings after the client
+ * exited): whoever holds raw mode then gets it back and the open prompt
+ * redraws where it stood.
+ */
+export function handTerminalToChild(): () => void {
+  const r = registry()
+  for (const t of r.lateChecks.splice(0)) clearTimeout(t)
+  const fd = openTtyFd('r+')
+  if (fd === undefined) return () => {}
+  const saved = saveTerminalModes(fd)
+  writeTerminal(fd, SAVE_CURSOR)
+  return () => {
+    if (saved !== undefined) applyTerminalModes(fd, saved)
+    writeTerminal(fd, EDITOR_RESIDUE_OFF)
+    try {
+      closeSync(fd)
+    } catch {
+      // already gone
+    }
+    if (saved === undefined) return
+    for (const ms of LATE_TEARDOWN_CHECKS_MS) {
+      const t = setTimeout(() => checkLateTeardown(saved), ms)
+      t.unref()
+      r.lateChecks.push(t)
+    }
+  }
+}
+
+function checkLateTeardown(saved: string): void {
+  const r = registry()
+  const fd = openTtyFd('r+')
+  if (fd === undefined) return
+  try {
+    const now = saveTerminalModes(fd)
+    if (now === undefined) return
+    if (r.rawHolders.size > 0) {
+      // A prompt is open and expects raw mode; canonical input means someone
+      // restored "their" cooked settings over it.
+      if (isCanonical(now) !== true) return
+      writeTerminal(fd, EDITOR_RESIDUE_OFF)
+      for (const reapply of r.rawHolders) reapply()
+      openPrompt()?.repairAfterEditor?.()
+    } else if (now !== saved) {
+      applyTerminalModes(fd, saved)
+      writeTerminal(fd, EDITOR_RESIDUE_OFF)
+    }
+  } finally {
+    try {
+      closeSync(fd)
+    } catch {
+      // already gone
+    }
+  }
 }

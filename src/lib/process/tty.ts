@@ -8,8 +8,8 @@ import {closeSync, openSync, writeSync} from 'node:fs'
 
 export const TTY_PATH = '/dev/tty'
 
-/** Opens /dev/tty for writing; undefined when there is no terminal. */
-export function openTtyFd(flags: 'w' | 'r' | 'r+' = 'w'): number | undefined {
+/** Opens /dev/tty (for writing by default); undefined when there is no terminal. The one place jp opens it. */
+export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | undefined {
   if (process.platform === 'win32') return undefined
   try {
     return openSync(TTY_PATH, flags)

@@ -50,7 +50,8 @@ export class ViMode implements EditModeHandler {
         // Like vi, leaving insert mode steps back onto the last typed character.
         if (editor.cursor > editor.lineStart()) editor.moveLeft()
         else editor.breakChain()
-        return {type: 'redraw'}
+        // A mode switch repaints the prompt (cursor, help line), never the screen.
+        return {type: 'moved'}
       }
       return this.insertKeys.handle(key, editor)
     }
@@ -217,7 +218,7 @@ export class ViMode implements EditModeHandler {
   private enterInsert(editor: LineEditor, fn: () => unknown): EditAction {
     const result = outcome(editor, fn)
     this.mode = 'insert'
-    return result.type === 'none' ? {type: 'redraw'} : result
+    return result.type === 'none' ? {type: 'moved'} : result
   }
 
   /** Runs a normal-mode command and keeps the cursor on a character, not past the line end. */
