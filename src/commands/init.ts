@@ -6,7 +6,7 @@ const MODEL_RE = /^[A-Za-z0-9._-]+\/\S+$/
 export default class Init extends JpCommand {
   static summary = 'Create a jp workspace (.jp/) in DIR'
   static description =
-    'Creates DIR/.jp/config.toml and DIR/.jp/conversations/. On a terminal, asks for the default model unless --model or --yes is given; without a terminal it never asks. An existing config.toml is left unchanged.'
+    'Creates DIR/.jp/config.toml and DIR/.jp/conversations/ and trusts the new workspace (see jp trust). On a terminal, asks for the default model unless --model or --yes is given; without a terminal it never asks. An existing config.toml is left unchanged and is not trusted by init.'
   static examples = ['<%= config.bin %> init', '<%= config.bin %> init ~/project --model anthropic/claude-sonnet-4-5']
 
   static args = {dir: Args.string({description: 'Directory to initialise', default: '.', ignoreStdin: true})}
@@ -23,6 +23,7 @@ export default class Init extends JpCommand {
     const root = resolve(args.dir)
     const configPath = join(root, '.jp', 'config.toml')
     const hadConfig = existsSync(configPath)
+    const hadJpDir = existsSync(join(root, '.jp'))
 
     let model = flags.model?.trim()
     if (model === undefined && !flags.yes && !hadConfig) model = await this.askModel()
@@ -32,10 +33,14 @@ export default class Init extends JpCommand {
     const {writeFile} = await import('node:fs/promises')
     try {
       const ws = await initWorkspace(root)
-      if (hadConfig) {
-        this.say(`jp: ${configPath} already exists; left unchanged`)
-      } else {
-        await writeFile(configPath, configTemplate(model), {flag: 'wx'})
+      const trust = await import('../lib/config/trust-store.js')
+      if (hadConfig) this.say(`jp: ${configPath} already exists; left unchanged`)
+      else await writeFile(configPath, configTemplate(model), {flag: 'wx'})
+      // What jp creates, the user chose: trusted. A .jp/ that was already there
+      // (a cloned repository's config or conversations) is not trusted by init.
+      if (!hadJpDir) await trust.trustWorkspace(root, process.env)
+      else if (!(await trust.isTrusted(root, process.env))) {
+        this.say(`jp: ${ws.jpDir} existed before 'jp init', so it is not trusted; review it, then run: jp trust ${root}`)
       }
       this.say(`Initialized jp workspace in ${ws.jpDir}`)
     } catch (e) {

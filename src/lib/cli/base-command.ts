@@ -120,6 +120,10 @@ export abstract class JpCommand extends Command {
         conversationConfig = await fold(store, conv)
         conversationConfigSource = store.paths(conv.id).baseConfig
       }
+      // The default workspace lives in the user's own data dir: trusted.
+      const {isTrusted} = await import('../config/trust-store.js')
+      const trusted = ws.isDefault || (await isTrusted(ws.root, process.env))
+      const {untrustedNotice} = trusted ? {untrustedNotice: undefined} : await import('../config/trust.js')
       return await loadConfig({
         cwd: process.cwd(),
         workspaceRoot: ws.isDefault ? undefined : ws.root,
@@ -127,6 +131,8 @@ export abstract class JpCommand extends Command {
         conversationConfigSource,
         cfgArgs: this.globals.cfg ?? [],
         env: process.env,
+        workspaceTrusted: trusted,
+        onIgnoredKeys: (keys) => untrustedNotice && this.say(untrustedNotice(ws.root, keys)),
       })
     } catch (e) {
       this.fail(e)

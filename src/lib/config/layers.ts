@@ -5,10 +5,11 @@ import {readFile} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {isAbsolute, join, resolve} from 'node:path'
 import {ConfigError} from './errors.js'
-import {parseKeyPath} from './locate.js'
+import {formatKeyPath, parseKeyPath} from './locate.js'
 import {mergeConfig} from './merge.js'
 import {parseConfigToml, parseValue} from './parse.js'
 import {CONFIG_SCHEMA, isTable, type PartialConfig, type Schema} from './schema.js'
+import {withoutRestrictedKeys} from './trust.js'
 import type {Config} from './types.js'
 import {validatePartial} from './validate.js'
 
@@ -106,6 +107,40 @@ export async function fileLayer(path: string): Promise<PartialConfig | undefined
     throw new ConfigError({source: path, problem: `cannot be read: ${(e as Error).message}`})
   }
   return parseConfigToml(text, path)
+}
+
+export interface WorkspaceLayerOptions {
+  /** The workspace root (the directory holding `.jp/`), if there is one. */
+  root?: string
+  /** The conversation's stored config (base config with its deltas folded in). */
+  conversationConfig?: unknown
+  conversationConfigSource?: string
+  /** Whether the user trusts the workspace (`jp trust`). */
+  trusted: boolean
+}
+
+/**
+ * The layers that come from the workspace: its `.jp/config.toml` and the
+ * conversation's stored config (conversations live in `.jp/` too, so a
+ * repository can ship one). Both are validated in full — a broken file still
+ * stops jp — and, for an untrusted workspace, lose the keys that redirect
+ * requests or run programs (./trust.ts); `ignored` lists those, dotted.
+ */
+export async function workspaceLayers(opts: WorkspaceLayerOptions): Promise<{layers: PartialConfig[]; ignored: string[]}> {
+  const layers: PartialConfig[] = []
+  const ignored: string[] = []
+  const add = (layer: PartialConfig | undefined) => {
+    if (layer === undefined) return
+    if (opts.trusted) return void layers.push(layer)
+    const filtered = withoutRestrictedKeys(layer)
+    for (const key of filtered.ignored.map(formatKeyPath)) if (!ignored.includes(key)) ignored.push(key)
+    layers.push(filtered.layer)
+  }
+  if (opts.root) add(await fileLayer(join(opts.root, '.jp', 'config.toml')))
+  if (opts.conversationConfig !== undefined) {
+    add(validatePartial(opts.conversationConfig, opts.conversationConfigSource ?? 'conversation config'))
+  }
+  return {layers, ignored}
 }
 
 /** `$XDG_CONFIG_HOME/jp/config.toml`, else `~/.config/jp/config.toml`. */

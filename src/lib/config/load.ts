@@ -5,12 +5,10 @@
 // expected type. The pieces live by concern: ./schema.ts (keys and types),
 // ./validate.ts and ./locate.ts (checks and error positions), ./parse.ts
 // (TOML), ./merge.ts, ./layers.ts (files, JP_CFG_*, --cfg).
-import {join} from 'node:path'
 import {defaultConfig} from './defaults.js'
-import {cfgArgLayer, envLayers, fileLayer, userConfigPath} from './layers.js'
+import {cfgArgLayer, envLayers, fileLayer, userConfigPath, workspaceLayers} from './layers.js'
 import {mergeConfig, normalize} from './merge.js'
 import type {Config} from './types.js'
-import {validatePartial} from './validate.js'
 
 // The loader's helpers, where callers have always found them.
 export {CONFIG_SCHEMA, type PartialConfig} from './schema.js'
@@ -31,6 +29,14 @@ export interface LoadConfigOptions {
   /** `--cfg` arguments in command-line order. */
   cfgArgs?: readonly string[]
   env?: NodeJS.ProcessEnv
+  /**
+   * False for a workspace the user has not trusted (`jp trust`): its file and
+   * the conversation's stored layer (which lives in the workspace too) lose
+   * the restricted keys of ./trust.ts. Default true; the CLI always decides.
+   */
+  workspaceTrusted?: boolean
+  /** Told the dotted keys an untrusted workspace's layers tried to set (when there are any). */
+  onIgnoredKeys?: (keys: string[]) => void
 }
 
 /** Loads and merges every layer. Throws ConfigError (one line) on any bad layer. */
@@ -39,11 +45,14 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   let config = defaultConfig(env)
   const user = await fileLayer(userConfigPath(env))
   config = mergeConfig(config, user)
-  if (opts.workspaceRoot) config = mergeConfig(config, await fileLayer(join(opts.workspaceRoot, '.jp', 'config.toml')))
-  if (opts.conversationConfig !== undefined) {
-    const layer = validatePartial(opts.conversationConfig, opts.conversationConfigSource ?? 'conversation config')
-    config = mergeConfig(config, layer)
-  }
+  const workspace = await workspaceLayers({
+    root: opts.workspaceRoot,
+    conversationConfig: opts.conversationConfig,
+    conversationConfigSource: opts.conversationConfigSource,
+    trusted: opts.workspaceTrusted !== false,
+  })
+  for (const layer of workspace.layers) config = mergeConfig(config, layer)
+  if (workspace.ignored.length > 0) opts.onIgnoredKeys?.(workspace.ignored)
   for (const layer of await envLayers(env, config)) config = mergeConfig(config, layer)
   for (const arg of opts.cfgArgs ?? []) config = mergeConfig(config, await cfgArgLayer(arg, opts.cwd))
   return normalize(config)
