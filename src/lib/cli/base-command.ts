@@ -147,7 +147,7 @@ export abstract class JpCommand extends Command {
   protected async editorBackend(editorConfig: EditorConfig): Promise<EditorBackend | undefined> {
     const {buildEditorBackendWithPlugins} = await import('../editor/build.js')
     try {
-      return await buildEditorBackendWithPlugins(editorConfig, this.config, {warn: (line) => process.stderr.write(line + '\n')})
+      return await buildEditorBackendWithPlugins(editorConfig, this.config, {warn: (line) => this.say(line)})
     } catch (e) {
       this.fail(e)
     }

@@ -63,7 +63,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'assistant.system_prompt': {description: 'A system prompt sent with every request.', example: '"You are a terse senior engineer."'},
 
-  providers: {description: 'Provider endpoints and key variables.', example: '{}'},
+  providers: {description: 'Provider endpoints and key variables. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).', example: '{}'},
   'providers.llm': {description: 'One table per LLM provider.', example: '{}'},
   ...provider('anthropic', 'Anthropic Messages API, SSE'),
   ...provider('openai', 'OpenAI Chat Completions, SSE; `OPENAI_BASE_URL` replaces the default base URL'),
@@ -82,7 +82,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'editor.cmd': {
     description:
       'The editor command. A string is split like POSIX `sh` words (quotes, backslashes) and run without a shell; ' +
-      'the table form is `{program, args, shell}`. The edited paths are always appended last. Unset or blank: `editor.envs` is consulted.',
+      'the table form is `{program, args, shell}`. The edited paths are always appended last. Unset or blank: `editor.envs` is consulted. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).',
     example: '"code --wait"',
   },
   'editor.cmd.program': {
@@ -97,11 +97,11 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'editor.envs': {
     description:
-      'Environment variables consulted in order when `editor.cmd` is unset: the first whose value splits cleanly and whose program exists is used; others are skipped with a one-line notice.',
+      'Environment variables consulted in order when `editor.cmd` is unset: the first whose value splits cleanly and whose program exists is used; others are skipped with a one-line notice. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).',
     example: '["VISUAL", "EDITOR"]',
   },
   'editor.backend': {
-    description: 'The registered editor backend (`terminal` is built in; plugins add more, see docs/plugins.md). An unknown name is an error listing the registered ones.',
+    description: 'The registered editor backend (`terminal` is built in; plugins add more, see docs/plugins.md). An unknown name is an error listing the registered ones. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).',
     example: '"record"',
   },
   'editor.inline': {description: 'The inline reply widget.', example: '{}'},
@@ -133,7 +133,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
 
   conversation: {description: 'Conversation settings.', example: '{}'},
   'conversation.tools': {
-    description: "Local tools, one table per tool name. The table `'*'` holds defaults every tool inherits (`run`, `result`, `cancellation_response`). See docs/tools.md.",
+    description: "Local tools, one table per tool name. The table `'*'` holds defaults every tool inherits (`run`, `result`, `cancellation_response`). See docs/tools.md. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).",
     example: '{}',
   },
   'conversation.tools.<tool>': {description: 'One tool (or `\'*\'`, the defaults of every tool).', example: '{}'},

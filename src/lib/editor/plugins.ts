@@ -19,6 +19,7 @@ import {existsSync} from 'node:fs'
 import {isAbsolute, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {errorLine} from '../text/one-line.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
 
 import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
 import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
@@ -118,7 +119,7 @@ function hookContext(oclif: OclifConfig): Hook.Context {
     debug: () => {},
     error: fail,
     exit: (code = 0) => fail(`exit(${code}) called`),
-    log: (message?: string, ...args: unknown[]) => process.stderr.write([message ?? '', ...args].join(' ') + '\n'),
-    warn: (message: string | Error) => process.stderr.write(`Warning: ${message instanceof Error ? message.message : message}\n`),
+    log: (message?: string, ...args: unknown[]) => process.stderr.write(sanitizeUntrusted([message ?? '', ...args].join(' '), {multiline: true}) + '\n'),
+    warn: (message: string | Error) => process.stderr.write(`Warning: ${sanitizeUntrusted(message instanceof Error ? message.message : message)}\n`),
   } as Hook.Context
 }
