@@ -15,6 +15,7 @@ import {stringify} from 'smol-toml'
 import {defaultConfig} from '../src/lib/config/defaults.js'
 import {KEY_DOCS, PLACEHOLDERS, type KeyDoc} from '../src/lib/config/key-docs.js'
 import {CONFIG_SCHEMA} from '../src/lib/config/schema.js'
+import {numberType} from '../src/lib/config/validate.js'
 import {DEFAULT_TOOL_CANCELLED_RESPONSE} from '../src/lib/config/types.js'
 
 type Schema = typeof CONFIG_SCHEMA
@@ -45,6 +46,8 @@ function describeType(s: Schema): string {
       return s.of.map(describeType).join(' \\| ')
     case 'any':
       return 'any value'
+    case 'number':
+      return numberType(s)
     default:
       return s.kind
   }
@@ -147,10 +150,14 @@ JP_CFG_INTERRUPT_STREAMING_COMPOSE_IN_EDITOR=always jp query "hi"
 JP_CFG_CONVERSATION_TOOLS_GREET_RUN=unattended jp query "hi"
 \`\`\`
 
-The value is read as a TOML value (\`true\`, \`2\`, \`"x"\`, \`["a", "b"]\`,
-\`{program = "code", args = ["--wait"]}\`); when that does not parse or does
-not fit the key, the raw text is used as a string, so \`JP_CFG_EDITOR_CMD=nvim\`
-needs no quotes. Tool names are matched against the configured tools
+Like \`git -c\`, the value of a key that takes a string is the text exactly
+as given: quotes, \`#\` and \`=\` included, so \`JP_CFG_EDITOR_CMD=nvim\` needs
+no quotes and \`'/opt/My Editor/ed'\` keeps the quotes that make it one word
+when the command is split. For a typed key the value is read as a TOML value
+(\`true\`, \`2\`, \`["a", "b"]\`, \`{program = "code", args = ["--wait"]}\`); when
+that does not parse or does not fit the key, the raw text is used as a
+string (a key that takes a string *or* a table, like \`editor.cmd\`, gets a
+table only from an inline table). Tool names are matched against the configured tools
 case-insensitively (else lower-cased). A \`JP_CFG_\` variable that names no
 key is an error.
 
@@ -163,6 +170,7 @@ key is an error.
 jp query -c assistant.model.id=ollama/llama3.2 "hi"
 jp query -c editor.inline.edit_mode=vi -c ./review.toml "hi"
 jp query -c "conversation.tools.'*'.run=unattended" "hi"
+jp query -e -c "editor.cmd='/opt/My Editor/ed' --wait" "hi"   # runs /opt/My Editor/ed --wait FILE
 \`\`\`
 
 ## Errors
@@ -179,6 +187,8 @@ Error: JP_CFG_EDITOR_INLINE_EDIT_MODE: editor.inline.edit_mode: expected "emacs"
 Error: JP_CFG_FOO: no configuration key matches this variable
 Error: --cfg: editor.inline.edit_mode: expected "emacs" | "vi", got "nano"
 Error: --cfg nosuch.toml: is neither KEY=VALUE nor an existing file
+Error: --cfg: empty argument (expected KEY=VALUE or the path of a TOML file)
+Error: --cfg: interrupt.escalation_cooldown_secs: expected number >= 0, got -5
 \`\`\`
 
 A command string that cannot be split into words stops loading the same way:

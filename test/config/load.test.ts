@@ -196,7 +196,7 @@ describe('config loading', () => {
     it('a wrong type in the user file is reported against that file', async () => {
       writeFileSync(userFile, 'interrupt.escalation_cooldown_secs = "soon"\n')
       const e = await loadError()
-      expect(e.message).to.equal(`${userFile}:1:1: interrupt.escalation_cooldown_secs: expected number, got "soon"`)
+      expect(e.message).to.equal(`${userFile}:1:1: interrupt.escalation_cooldown_secs: expected number >= 0, got "soon"`)
     })
 
     it('a table editor.cmd without program is an error', async () => {

@@ -60,7 +60,7 @@ describe('docs/configuration.md (generated)', () => {
   it('shows each leaf default next to its key', () => {
     const doc = renderConfigDocs()
     expect(doc).to.include('#### `editor.inline.edit_mode`\n\n- Type: "emacs" \\| "vi"\n- Default: `"emacs"`')
-    expect(doc).to.include('#### `interrupt.escalation_cooldown_secs`\n\n- Type: number\n- Default: `2`')
+    expect(doc).to.include('#### `interrupt.escalation_cooldown_secs`\n\n- Type: number >= 0\n- Default: `2`')
     expect(doc).to.include("#### `conversation.tools.<tool>.run`\n\n- Type: \"ask\" \\| \"unattended\" \\| \"edit\" \\| \"skip\"\n- Default: `\"ask\"` (from `conversation.tools.'*'`)")
   })
 })

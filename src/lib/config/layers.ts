@@ -8,7 +8,7 @@ import {ConfigError} from './errors.js'
 import {formatKeyPath, parseKeyPath} from './locate.js'
 import {mergeConfig} from './merge.js'
 import {parseConfigToml, parseValue} from './parse.js'
-import {CONFIG_SCHEMA, isTable, type PartialConfig, type Schema} from './schema.js'
+import {CONFIG_SCHEMA, isTable, type PartialConfig, type Schema, schemaAt} from './schema.js'
 import {withoutRestrictedKeys} from './trust.js'
 import type {Config} from './types.js'
 import {validatePartial} from './validate.js'
@@ -19,9 +19,23 @@ function nest(path: readonly string[], value: unknown): Record<string, unknown> 
   return out as Record<string, unknown>
 }
 
-/** Validates `value` at `path`, retrying with the raw string when a typed parse does not fit (`JP_CFG_X=2` for a string key). */
+/**
+ * The layer setting `path` to the text `raw` (from `-c KEY=VALUE` or
+ * `JP_CFG_*`). Like `git -c`, the text stands as typed where the key takes a
+ * string: `-c "editor.cmd='/opt/My Editor/ed'"` keeps the quotes that group
+ * the words (a TOML parse would strip them). Where the key is typed, the
+ * text is parsed as a TOML value (`2`, `true`, `["a"]`, `{program = "x"}`),
+ * falling back to the raw string when that does not fit.
+ */
 async function layerAt(path: string[], raw: string, source: string): Promise<PartialConfig> {
+  const schema = schemaAt(path)
+  if (schema?.kind === 'string') return validatePartial(nest(path, raw), source)
   const parsed = await parseValue(raw)
+  // A key that takes a string or something else (editor.cmd: a string or a
+  // table): a value that TOML reads as a string is taken as typed instead.
+  if (typeof parsed === 'string' && schema?.kind === 'union' && schema.of.some((m) => m.kind === 'string')) {
+    return validatePartial(nest(path, raw), source)
+  }
   try {
     return validatePartial(nest(path, parsed), source)
   } catch (e) {
@@ -83,6 +97,7 @@ export async function envLayers(env: NodeJS.ProcessEnv, current: Config): Promis
 }
 
 export async function cfgArgLayer(arg: string, cwd: string): Promise<PartialConfig> {
+  if (arg.trim() === '') throw new ConfigError({source: '--cfg', problem: 'empty argument (expected KEY=VALUE or the path of a TOML file)'})
   const eq = arg.indexOf('=')
   const keyPath = eq > 0 ? parseKeyPath(arg.slice(0, eq).trim()) : undefined
   if (keyPath) return layerAt(keyPath, arg.slice(eq + 1).trim(), '--cfg')
@@ -92,7 +107,12 @@ export async function cfgArgLayer(arg: string, cwd: string): Promise<PartialConf
     text = await readFile(file, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'is neither KEY=VALUE nor an existing file' : `cannot be read (${code ?? String(e)})`
+    const why =
+      code === 'ENOENT'
+        ? 'is neither KEY=VALUE nor an existing file'
+        : code === 'EISDIR'
+          ? 'is a directory (expected KEY=VALUE or the path of a TOML file)'
+          : `cannot be read (${code ?? String(e)})`
     throw new ConfigError({source: `--cfg ${arg}`, problem: why})
   }
   return parseConfigToml(text, file)

@@ -7,7 +7,7 @@ import type {Config} from './types.js'
 
 export type Schema =
   | {kind: 'string'}
-  | {kind: 'number'}
+  | {kind: 'number'; min?: number; exclusiveMin?: boolean}
   | {kind: 'boolean'}
   | {kind: 'any'}
   | {kind: 'enum'; values: readonly (string | boolean)[]}
@@ -18,6 +18,9 @@ export type Schema =
 
 const str: Schema = {kind: 'string'}
 const num: Schema = {kind: 'number'}
+/** Durations: a negative (or, for a timeout, zero) number of seconds is a mistake to report, not a value to use. */
+const nonNegative: Schema = {kind: 'number', min: 0}
+const positive: Schema = {kind: 'number', min: 0, exclusiveMin: true}
 const bool: Schema = {kind: 'boolean'}
 const any: Schema = {kind: 'any'}
 const oneOf = (...values: (string | boolean)[]): Schema => ({kind: 'enum', values})
@@ -59,7 +62,7 @@ export const CONFIG_SCHEMA: Schema = table({
       openrouter: providerSchema,
       ollama: providerSchema,
       llamacpp: providerSchema,
-      timeout_secs: num,
+      timeout_secs: positive,
     }),
   }),
   editor: table({
@@ -69,7 +72,7 @@ export const CONFIG_SCHEMA: Schema = table({
     inline: table({edit_mode: oneOf('emacs', 'vi')}),
   }),
   interrupt: table({
-    escalation_cooldown_secs: num,
+    escalation_cooldown_secs: nonNegative,
     streaming: table({action: oneOf('prompt', 'continue', 'stop', 'abort', 'reply'), compose_in_editor: composeSchema}),
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),

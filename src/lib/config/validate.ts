@@ -18,6 +18,8 @@ function describe(s: Schema): string {
       return 'table'
     case 'union':
       return s.of.map(describe).join(' | ')
+    case 'number':
+      return numberType(s)
     default:
       return s.kind
   }
@@ -30,6 +32,11 @@ function describeValue(v: unknown): string {
   if (typeof v === 'object') return `a date (${String(v)})`
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v)
   return typeof v
+}
+
+/** `number`, `number >= 0`, `number > 0`. */
+export function numberType(s: Extract<Schema, {kind: 'number'}>): string {
+  return s.min === undefined ? 'number' : `number ${s.exclusiveMin ? '>' : '>='} ${s.min}`
 }
 
 export interface Ctx {
@@ -47,7 +54,7 @@ function matches(s: Schema, v: unknown): boolean {
     case 'string':
       return typeof v === 'string'
     case 'number':
-      return typeof v === 'number' && Number.isFinite(v)
+      return typeof v === 'number' && Number.isFinite(v) && (s.min === undefined || (s.exclusiveMin ? v > s.min : v >= s.min))
     case 'boolean':
       return typeof v === 'boolean'
     case 'any':
