@@ -4,7 +4,7 @@
 // what the user sees, what the next request carries, what events.json keeps,
 // the exit status, and that `stty -a` is the same before and after.
 import {expect} from 'chai'
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import {keys} from '../helpers/pty.js'
 import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, REPLY_EDITOR, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
@@ -23,8 +23,11 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
   this.timeout(60_000)
   let server: SlowServer
   let run: JpRun | undefined
+  /** Files a test made outside any sandbox: removed after it, passed or failed. */
+  const leftovers: string[] = []
 
   afterEach(async () => {
+    for (const f of leftovers.splice(0)) rmSync(f, {force: true})
     run?.dispose()
     run = undefined
     await server?.close()
@@ -119,6 +122,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
 
   it('Ctrl+X at the reply opens the editor seeded with the typed text, re-seeds the buffer with its result, and Enter sends it', async () => {
     const log = `${process.env.TMPDIR ?? '/tmp'}/jp-int-editor-${process.pid}-${Date.now()}.log`
+    leftovers.push(log)
     const r = await start([SLOW, SHORT], {env: {JP_EDITOR: REPLY_EDITOR, REPLY_TEXT: 'from the editor', EDITOR_LOG: log}})
     await interrupt(r)
     r.term.send('r')

@@ -3,7 +3,7 @@
 // user composes a reply. What the user typed survives, and `stty -a` after
 // jp exits is what it was before.
 import {expect} from 'chai'
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import {keys} from '../helpers/pty.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {JpRun} from '../fixtures/e2e/interrupt-run.js'
@@ -16,8 +16,11 @@ describe('faults: in a terminal', function () {
   let run: JpRun | undefined
   let gated: GatedServer | undefined
   let slow: SlowServer | undefined
+  /** Files a test made outside any sandbox: removed after it, passed or failed. */
+  const leftovers: string[] = []
 
   afterEach(async () => {
+    for (const f of leftovers.splice(0)) rmSync(f, {force: true})
     run?.dispose()
     run = undefined
     await gated?.close()
@@ -52,6 +55,7 @@ describe('faults: in a terminal', function () {
     const words = Array.from({length: 60}, (_, i) => `w${i} `)
     slow = await startSlowServer([{text: words, intervalMs: 80}, {text: ['ok.'], intervalMs: 5}])
     const record = `${process.env.TMPDIR ?? '/tmp'}/jp-fault-probe-${process.pid}-${Date.now()}.log`
+    leftovers.push(record)
     run = await new JpRun({baseUrl: slow.baseUrl, env: {JP_EDITOR: PROBE, PROBE_SIGNAL: 'KILL', PROBE_RECORD: record}}).start()
     await run.term.waitForText('w3 ')
     run.term.send(keys.ctrlC)

@@ -1,0 +1,23 @@
+// Loaded by .mocharc.json: the whole run gets a private temporary directory
+// (TMPDIR, which os.tmpdir() and every child process read), and the run
+// fails if a test left anything in it. Shared /tmp cannot be checked this
+// way (other runs use it at the same time); a private one can.
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+const outer = tmpdir()
+const dir = mkdtempSync(join(outer, 'jp-test-run-'))
+process.env.TMPDIR = dir
+
+/** tsx's compile cache, made by the loader rather than by a test. */
+const TOOLING = /^tsx-\d+$/
+
+export const mochaHooks = {
+  afterAll() {
+    const left = readdirSync(dir).filter((name) => !TOOLING.test(name))
+    rmSync(dir, {recursive: true, force: true})
+    process.env.TMPDIR = outer
+    if (left.length > 0) throw new Error(`tests left files in the temporary directory: ${left.join(', ')}`)
+  },
+}
