@@ -21,7 +21,7 @@ function setQuery(text: string): string {
   return `f="$1"; { ${printf}; printf '\\n'; sed -n '/8</,$p' "$f"; } > "$f.tmp" && cat "$f.tmp" > "$f" && rm "$f.tmp"\n`
 }
 
-describe('e2e: composing the query in the editor', function () {
+describe('e2e: composing the query in the editor (query.compose_in_editor = true)', function () {
   this.timeout(60_000)
   let sb: Sandbox
   let server: ReplayServer | undefined
@@ -41,7 +41,7 @@ describe('e2e: composing the query in the editor', function () {
   function useServer(url: string): void {
     const dir = join(sb.env.XDG_CONFIG_HOME!, 'jp')
     mkdirSync(dir, {recursive: true})
-    writeFileSync(join(dir, 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${url}/v1"\n`)
+    writeFileSync(join(dir, 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${url}/v1"\n[query]\ncompose_in_editor = true\n`)
   }
 
   function step(n: number, script: string): void {

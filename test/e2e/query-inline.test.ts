@@ -228,7 +228,7 @@ describe('e2e: composing the query inline first', function () {
     useServer(server.url)
     const path = await newDraftPath()
     mkdirSync(join(path, '..'), {recursive: true})
-    const broken = `my precious query\n\n-------- 8< --------\n${MARKER}\n-------- >8 --------\n\n# Active Configuration\n\n\`\`\`toml\n[assistant.model\nid = "x"\n\`\`\`\n`
+    const broken = `my precious query\n\n-------- 8< --------\n${MARKER}\n-------- >8 --------\n\n# Active Configuration\n\n\`\`\`toml\n[assistant.model\nid = "llamacpp/x"\n\`\`\`\n`
     writeFileSync(path, broken)
 
     // No editor: the error is printed, the draft kept byte for byte, and the way out named.

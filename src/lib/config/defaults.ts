@@ -31,6 +31,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
       streaming: {action: 'prompt', compose_in_editor: false},
       tool_call: {action: 'prompt', compose_in_editor: false},
     },
+    query: {compose_in_editor: false},
     conversation: {
       tools: {
         '*': {run: 'ask', result: 'unattended', cancellation_response: DEFAULT_TOOL_CANCELLED_RESPONSE},

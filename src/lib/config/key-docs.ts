@@ -131,6 +131,13 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'interrupt.tool_call.compose_in_editor': {description: 'As `interrupt.streaming.compose_in_editor`, for the tool menu\'s reply.', example: '"never"'},
 
+  query: {description: 'Composing a query when `jp query` is run on a terminal with no query (or with `-e`).', example: '{}'},
+  'query.compose_in_editor': {
+    description:
+      'Where the query is written: `false` the inline prompt (Ctrl+X opens the full `QUERY_MESSAGE.md` document in your editor, seeded with the buffer), `true` the editor first (the inline prompt if it cannot open), `"always"` the editor only (an error if it cannot open), `"never"` the inline prompt only (Ctrl+X unbound). `-e` prefers the editor for one query. No effect without a terminal. See docs/reply-flow.md.',
+    example: 'true',
+  },
+
   conversation: {description: 'Conversation settings.', example: '{}'},
   'conversation.tools': {
     description: "Local tools, one table per tool name. The table `'*'` holds defaults every tool inherits (`run`, `result`, `cancellation_response`). See docs/tools.md. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).",

@@ -76,6 +76,7 @@ export const CONFIG_SCHEMA: Schema = table({
     streaming: table({action: oneOf('prompt', 'continue', 'stop', 'abort', 'reply'), compose_in_editor: composeSchema}),
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),
+  query: table({compose_in_editor: composeSchema}),
   conversation: table({tools: map(toolSchema)}),
 })
 

@@ -74,6 +74,8 @@ export interface Config {
   }
   editor: EditorSection
   interrupt: InterruptSection
+  /** Where a bare `jp query` on a terminal composes the query (SPEC §17). */
+  query: {compose_in_editor: ComposeInEditor}
   conversation: {tools: Record<string, ToolConfig>}
 }
 

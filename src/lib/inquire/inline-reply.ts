@@ -40,6 +40,8 @@ export interface InlineReplyConfig {
    * this prompt's submitted reply or cancelled draft as its newest entry.
    */
   history?: readonly string[] | ReplyHistory
+  /** Told the buffer after every change (drafts saved as they are typed); must not block. */
+  onChange?: (text: string) => void
 }
 
 export interface InlineReplyContext extends PromptContext {
@@ -130,6 +132,7 @@ export function inlineReply(config: InlineReplyConfig, context?: InlineReplyCont
     const loadEntry = (text: string | undefined) => {
       if (text === undefined) return
       editor.setText(text)
+      config.onChange?.(editor.text)
       paint()
     }
 
@@ -164,6 +167,9 @@ export function inlineReply(config: InlineReplyConfig, context?: InlineReplyCont
         }
         switch (action.type) {
           case 'changed':
+            config.onChange?.(editor.text)
+            paint()
+            return
           case 'moved':
             paint()
             return

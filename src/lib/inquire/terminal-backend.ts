@@ -39,6 +39,7 @@ export class TerminalPromptBackend implements PromptBackend {
         editMode: request.editMode,
         editorEscape: request.editorEscape,
         history: request.history ? this.history : undefined,
+        onChange: request.onChange,
       },
       this.context,
     )

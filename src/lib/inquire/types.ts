@@ -50,6 +50,8 @@ export interface InlineReplyRequest {
   editorEscape: boolean
   /** Earlier replies of this conversation, oldest first, for Up/Down history. */
   history?: string[]
+  /** Told the buffer after every change (drafts saved as they are typed); must not block. */
+  onChange?: (text: string) => void
 }
 
 /** The prompt seam: a terminal implementation and a scripted mock. */

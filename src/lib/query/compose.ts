@@ -27,6 +27,11 @@ export interface ComposeOptions {
   modelId: string
   /** The conversation's events, for the history section (none for a new conversation). */
   events?: readonly ConversationEvent[]
+  /**
+   * The seed is the inline buffer (Ctrl+X): it replaces the draft's query
+   * text instead of joining it, since it is the user's latest word on it.
+   */
+  bufferWins?: boolean
 }
 
 export type ComposeResult =
@@ -55,11 +60,13 @@ export async function composeQuery(opts: ComposeOptions): Promise<ComposeResult>
   const source = `${opts.draftPath} (Active Configuration)`
 
   // An existing draft (even one a failed turn left behind) is the user's text
-  // and wins; an empty one is seeded like a missing one.
-  const prior = before !== undefined && before.trim() !== '' ? parseQueryDocument(before).query : ''
-  let query = joinSeed(prior, opts.seed)
-  let configToml = shownToml
+  // and wins; an empty one is seeded like a missing one. Its configuration
+  // block stays as the user left it: a broken one opens with its error.
+  const priorDoc = before !== undefined && before.trim() !== '' ? parseQueryDocument(before) : undefined
+  let query = opts.bufferWins ? opts.seed.trim() : joinSeed(priorDoc?.query ?? '', opts.seed)
+  let configToml = priorDoc?.configToml ?? shownToml
   let error: string | undefined
+  if (priorDoc?.configToml !== undefined) error = await configProblem(priorDoc.configToml, source)
 
   for (;;) {
     await writeDraft(opts.draftPath, buildQueryDocument({query, configToml, error, history}))
@@ -129,6 +136,45 @@ export async function keepUnsentQuery(path: string, text: string): Promise<void>
 export async function discardSentDraft(path: string, text: string): Promise<void> {
   const before = await readDraft(path)
   if (before !== undefined && parseQueryDocument(before).query === text.trim()) await rm(path, {force: true})
+}
+
+/** Why a draft's configuration block cannot be used (undefined when it parses). */
+export async function configProblem(toml: string, source: string): Promise<string | undefined> {
+  const {parseConfigToml} = await import('../config/load.js')
+  try {
+    await parseConfigToml(toml, source)
+    return undefined
+  } catch (e) {
+    return errorMessage(e)
+  }
+}
+
+/** The draft as the user left it: its text (undefined when missing or blank) and parsed parts. */
+export async function readQueryDraft(path: string): Promise<{text: string; query: string; configToml?: string} | undefined> {
+  const text = await readDraft(path)
+  if (text === undefined || text.trim() === '') return undefined
+  return {text, ...parseQueryDocument(text)}
+}
+
+/**
+ * Records an inline-composed query as the draft (keeping the block and what
+ * else the user had there), so a failed turn keeps it like an edited one.
+ */
+export async function writeInlineQuery(opts: Pick<ComposeOptions, 'draftPath' | 'config' | 'modelId' | 'events'>, text: string): Promise<void> {
+  const prior = await readQueryDraft(opts.draftPath)
+  const configToml = prior?.configToml ?? activeConfigToml(opts.modelId, opts.config.assistant.model.parameters?.reasoning)
+  const history = opts.events ? historyText(opts.events) : undefined
+  await writeDraft(opts.draftPath, buildQueryDocument({query: text, configToml, history}))
+}
+
+/** The change a draft's block makes to the configuration jp would show (undefined: none). */
+export async function draftDelta(opts: Pick<ComposeOptions, 'draftPath' | 'config' | 'modelId'>, configToml: string | undefined): Promise<PartialConfig | undefined> {
+  if (configToml === undefined) return undefined
+  const {parseConfigToml} = await import('../config/load.js')
+  const source = `${opts.draftPath} (Active Configuration)`
+  const shown = await parseConfigToml(activeConfigToml(opts.modelId, opts.config.assistant.model.parameters?.reasoning), 'the active configuration')
+  const edited = await parseConfigToml(configToml, source)
+  return sameValue(edited, shown) ? undefined : edited
 }
 
 /** Removes the draft once the turn it started has succeeded. */

@@ -13,6 +13,7 @@ import {adoptDraft, composeQuery, discardDraft} from './compose.js'
 
 export const EMPTY_QUERY_NOTICE = 'Query is empty, ignoring.'
 export const CANCELLED_NOTICE = 'The editor was cancelled; nothing was sent.'
+export const INLINE_CANCELLED_NOTICE = 'Cancelled; nothing was sent (your text is kept for the next jp query).'
 
 export interface DraftHandle {
   path: string
@@ -40,27 +41,50 @@ export interface ComposeInEditorOptions {
   /** The effective config; an edited block is merged into it in place, so the rest of the query sees it. */
   config: Config
   modelFlag?: string
-  printer: {notice(line: string): void}
+  printer: {notice(line: string): void; flush?(): Promise<void>}
   fail(error: unknown): never
+  /**
+   * On a terminal the query is composed by `query.compose_in_editor` (inline
+   * first by default); without one only the editor can compose it.
+   */
+  terminal?: {preferEditor: boolean}
 }
 
 export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
-  if (!opts.editor) opts.fail(`${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`)
+  const noEditor = `${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`
+  if (!opts.editor && !opts.terminal) opts.fail(noEditor)
   const draftPath = opts.store.draftPath(opts.id ?? null)
   const events = opts.id ? (await opts.store.load(opts.id)).events : undefined
   const modelId = queryModelId(opts.modelFlag, opts.config)
+  const cwd = await editorCwd(opts.workspace.root)
 
-  let result: Awaited<ReturnType<typeof composeQuery>>
+  let result: Awaited<ReturnType<typeof composeQuery>> | {type: 'cancelled'; inline?: boolean}
   try {
-    result = await composeQuery({
-      editor: opts.editor,
-      draftPath,
-      cwd: await editorCwd(opts.workspace.root),
-      seed: opts.query,
-      config: opts.config,
-      modelId,
-      events,
-    })
+    if (opts.terminal) {
+      const {composeOnTerminal} = await import('./surface.js')
+      const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
+      result = await composeOnTerminal({
+        backend: new TerminalPromptBackend(),
+        editor: opts.editor,
+        noEditorReason: noEditorMessage(opts.editorConfig.envs),
+        editMode: opts.config.editor.inline.edit_mode,
+        mode: opts.config.query.compose_in_editor,
+        preferEditor: opts.terminal.preferEditor,
+        draftPath,
+        cwd,
+        seed: opts.query,
+        config: opts.config,
+        modelId,
+        events,
+        history: events?.flatMap((e) => (e.type === 'chat_request' && typeof (e as {content?: unknown}).content === 'string' ? [(e as {content: string}).content] : [])),
+        notice: async (line) => {
+          opts.printer.notice(line)
+          await opts.printer.flush?.()
+        },
+      })
+    } else {
+      result = await composeQuery({editor: opts.editor!, draftPath, cwd, seed: opts.query, config: opts.config, modelId, events})
+    }
   } catch (error) {
     opts.fail(error)
   }
@@ -70,7 +94,7 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
     return result
   }
   if (result.type === 'cancelled') {
-    opts.printer.notice(CANCELLED_NOTICE)
+    opts.printer.notice('inline' in result && result.inline ? INLINE_CANCELLED_NOTICE : CANCELLED_NOTICE)
     return result
   }
 

@@ -89,7 +89,19 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   let draft: {path: string; adopt(id: string): Promise<void>; discard(): Promise<void>; delta?: Record<string, unknown>} | undefined
   if (wantsEditor) {
     const {composeInEditor} = await import('../query/run.js')
-    const composed = await composeInEditor({editor, editorConfig, store, workspace, id, query, config, modelFlag: opts.model, printer, fail: host.fail})
+    const composed = await composeInEditor({
+      editor,
+      editorConfig,
+      store,
+      workspace,
+      id,
+      query,
+      config,
+      modelFlag: opts.model,
+      printer,
+      fail: host.fail,
+      ...(interactive ? {terminal: {preferEditor: opts.edit}} : {}),
+    })
     if (composed.type !== 'query') {
       await printer.flush()
       printer.close()
