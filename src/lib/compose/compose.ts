@@ -6,7 +6,7 @@
 // this only reports what happened.
 import type {ComposeInEditor} from '../config/types.js'
 import {errorMessage} from '../text/one-line.js'
-import {type ComposeDeps, editInline, editorNotice, isNonBlank, NO_EDITOR_REASON} from './inline.js'
+import {type ComposeDeps, editInline, editorNotice, isNonBlank, NO_EDITOR_REASON, withoutFinalNewline} from './inline.js'
 import {editorEscape, startsInEditor} from './modes.js'
 
 export interface ComposeRequest {
@@ -42,7 +42,10 @@ export async function composeText(deps: ComposeDeps, request: ComposeRequest): P
     return editorUnavailable(deps, request, errorMessage(error))
   }
 
-  if (edited.outcome === 'saved' && isNonBlank(edited.text)) return {type: 'text', text: edited.text, fromEditor: true}
+  if (edited.outcome === 'saved' && isNonBlank(edited.text)) {
+    deps.typedDraft?.clear()
+    return {type: 'text', text: withoutFinalNewline(edited.text), fromEditor: true}
+  }
   return {type: 'cancelled'}
 }
 

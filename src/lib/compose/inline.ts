@@ -18,6 +18,22 @@ export interface ComposeDeps {
   history?: string[] | (() => string[])
   /** Why there is no editor, for the notice; defaults to NO_EDITOR_REASON. */
   noEditorReason?: string
+  /** Keeps what is typed on disk as it is typed (an unsent reply survives a crash). */
+  typedDraft?: TypedDraftSink
+}
+
+/** Where the inline buffer is saved as it is typed (see compose/typed-draft.ts). */
+export interface TypedDraftSink {
+  update(text: string): void
+  /** The prompt ended without sending: write what is pending now. */
+  flush(): void
+  /** The text was sent or deliberately emptied. */
+  clear(): void
+}
+
+/** Editors end the file with a newline the user never typed: it is not part of the text. */
+export function withoutFinalNewline(text: string): string {
+  return text.replace(/(?:\r?\n)+$/, '')
 }
 
 export const NO_EDITOR_REASON = 'no editor is configured (set editor.cmd, $JP_EDITOR, $VISUAL or $EDITOR)'
@@ -66,14 +82,22 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
         editMode: deps.editMode,
         editorEscape: request.editorEscape,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
+        ...(deps.typedDraft ? {onChange: (text: string) => deps.typedDraft!.update(text)} : {}),
       })
     } catch (error) {
+      deps.typedDraft?.flush()
       if (isPromptCancelled(error)) return {type: 'cancelled'}
       throw error
     }
 
-    if (outcome.type === 'submit') return {type: 'submit', text: outcome.text}
-    if (outcome.type === 'cancelled') return {type: 'cancelled'}
+    if (outcome.type === 'submit') {
+      deps.typedDraft?.clear()
+      return {type: 'submit', text: outcome.text}
+    }
+    if (outcome.type === 'cancelled') {
+      deps.typedDraft?.flush()
+      return {type: 'cancelled'}
+    }
 
     buffer = outcome.currentText
     // A widget that reports the escape although it was unwired is ignored:
@@ -81,7 +105,10 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
     if (!request.editorEscape || deps.editor === undefined) continue
     try {
       const edited = await deps.editor.editText(buffer)
-      if (edited.outcome === 'saved') buffer = edited.text
+      if (edited.outcome === 'saved') {
+        buffer = withoutFinalNewline(edited.text)
+        deps.typedDraft?.update(buffer)
+      }
     } catch (error) {
       deps.notice(editorNotice(errorMessage(error), 'Keeping your text.'))
     }

@@ -6,6 +6,7 @@
 import {randomBytes} from 'node:crypto'
 import {mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fsyncSync, closeSync} from 'node:fs'
 import {dirname, join, basename} from 'node:path'
+import type {TypedDraftSink} from './inline.js'
 
 /** At most this far behind the typing: the last write is never older than this. */
 export const TYPED_DRAFT_MAX_LAG_MS = 400
@@ -88,4 +89,23 @@ function writeAtomic(path: string, text: string): void {
   }
   closeSync(fd)
   renameSync(temp, path)
+}
+
+/**
+ * The reply draft of a conversation: the sink its reply prompts type into,
+ * and the reply a crashed run left unsent (offered first by Up, until a
+ * reply is sent).
+ */
+export function replyDraft(queryDraftPath: string): {sink: TypedDraftSink; unsent(): string[]} {
+  const draft = new TypedDraft(join(dirname(queryDraftPath), INLINE_REPLY_FILE))
+  let left = draft.read()
+  const sink: TypedDraftSink = {
+    update: (text) => draft.update(text),
+    flush: () => draft.flush(),
+    clear: () => {
+      left = undefined
+      draft.clear()
+    },
+  }
+  return {sink, unsent: () => (left === undefined ? [] : [left])}
 }

@@ -92,6 +92,7 @@ export interface InterruptHandlerDeps {
   notice: (line: string) => void
   history?: ComposeDeps['history']
   noEditorReason?: string
+  typedDraft?: ComposeDeps['typedDraft']
   /**
    * The user answered a menu (any choice, Esc included): the Ctrl+C ladder
    * starts over (SignalRouter.resetLadder).

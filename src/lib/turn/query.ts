@@ -186,7 +186,9 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     const backend = new TerminalPromptBackend({context: {signal: router.shutdownSignal}})
     const editMode = config.editor.inline.edit_mode
     const notice = (line: string) => printer.warn(line)
-    const history = () => replyHistory(events)
+    // What was typed at a reply prompt of a run that died comes back first on Up.
+    const replies = (await import('../compose/typed-draft.js')).replyDraft(store.draftPath(conversationId))
+    const history = () => [...replyHistory(events), ...replies.unsent()]
     interactiveDeps = {
       interrupts: new InterruptHandler({
         backend,
@@ -195,6 +197,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
         editMode,
         notice,
         history,
+        typedDraft: replies.sink,
         onMenuAnswered: () => router.resetLadder(),
         onEscalate: () => void router.shutdown(),
       }),
