@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../lib/cli/base-command.js'
-import {sanitizeUntrusted} from '../lib/text/untrusted.js'
+import {sanitizeUntrusted, untrustedJson} from '../lib/text/untrusted.js'
 
 export default class Trust extends JpCommand {
   static summary = "Trust a workspace's configuration (or --revoke, --list)"
@@ -12,7 +12,7 @@ export default class Trust extends JpCommand {
 
   static flags = {
     revoke: Flags.boolean({description: 'Stop trusting the workspace', exclusive: ['list']}),
-    list: Flags.boolean({description: 'List the trusted workspaces', exclusive: ['revoke']}),
+    list: Flags.boolean({description: 'List the trusted workspace roots, one per line (--format json: {path, trusted_at} per line)', exclusive: ['revoke']}),
   }
 
   async run(): Promise<void> {
@@ -21,6 +21,10 @@ export default class Trust extends JpCommand {
     if (flags.list) {
       if (args.dir !== undefined) this.fail('--list takes no DIR')
       const list = await store.listTrusted(process.env).catch((e: unknown) => this.fail(e))
+      if (this.format() === 'json') {
+        for (const w of list) process.stdout.write(untrustedJson({path: w.path, trusted_at: w.trusted_at}) + '\n')
+        return
+      }
       if (list.length === 0) this.say('No trusted workspaces.')
       for (const w of list) process.stdout.write(sanitizeUntrusted(w.path) + '\n')
       return
