@@ -206,6 +206,15 @@ describe('untrusted text on the terminal: each writing path', function () {
       }
     })
 
+    it("oclif's own errors quoting the command line (an unknown flag, an unexpected argument)", async () => {
+      for (const args of [['query', `--x${mark(ALL)}`], ['conversation', 'ls', mark(ALL)]]) {
+        const r = await runJp(args, {sandbox: sb})
+        expect(r.code, args.join(' ')).to.equal(2)
+        // oclif wraps long messages itself ("\n ›   "): that line break is its own, not the input's.
+        expectSafeSpans(r.stderr.replace(/\n ›\s+/g, ''), args.join(' '))
+      }
+    })
+
     it('config values echoed in error messages (a user config file, --cfg)', async () => {
       const tomlString = JSON.stringify(mark(ALL)) // TOML basic strings take JSON's escapes
       userConfig(`[editor.inline]\nedit_mode = ${tomlString}\n`)

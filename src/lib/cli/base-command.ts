@@ -163,6 +163,16 @@ export abstract class JpCommand extends Command {
     this.exit(1)
   }
 
+  /**
+   * What escapes a command is printed by oclif as is — its flag and argument
+   * errors quote the command line, which can hold pasted escape sequences:
+   * the message passes the untrusted-text sanitizer first.
+   */
+  protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
+    if (typeof err?.message === 'string') err.message = sanitizeUntrusted(err.message, {multiline: true})
+    return super.catch(err)
+  }
+
   /** One line of chrome on stderr, its untrusted parts (ids, paths, values) made safe for a terminal. */
   protected say(line: string): void {
     process.stderr.write(sanitizeUntrusted(line) + '\n')
