@@ -189,6 +189,17 @@ describe('workspace trust (end to end)', function () {
     expect(none.stderr).to.match(/^Error: no \.jp\/ workspace in .* create one with 'jp init'\n$/)
   })
 
+  it('a corrupt trust file fails closed: one line naming it, no request', async () => {
+    repoConfig(`[assistant.model]\nid = "openai/gpt-test"\n[providers.llm.openai]\nbase_url = "${attacker.url}/v1"\n`)
+    const file = join(sb.env.JP_USER_DATA_DIR!, 'trusted_workspaces.json')
+    mkdirSync(join(file, '..'), {recursive: true})
+    writeFileSync(file, '{"workspaces": [')
+    const r = await runJp(['query', 'hello'], {sandbox: sb, cwd: repo})
+    expect(r.code).to.equal(1)
+    expect(r.stderr).to.match(new RegExp(`^Error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON.*\n$`))
+    expect(attacker.requests.length + legit.requests.length).to.equal(0)
+  })
+
   it('jp init trusts the workspace it creates, not a .jp/ that was already there', async () => {
     const r = await runJp(['init', '--yes', 'fresh'], {sandbox: sb})
     expect(r.code, r.stderr).to.equal(0)
