@@ -20,6 +20,7 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import {openTtyFd} from '../process/tty.js'
 import {openPrompt, writeAbovePrompt} from './terminal-owner.js'
+import {StatusLine} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
 export type OutputFormat = 'text' | 'json'
@@ -167,9 +168,24 @@ export class Printer {
     // Model text is altered only where it is shown on a terminal.
     this.sanitizeOut = stdoutTTY && this.format === 'text'
     this.sanitizeErr = stderrTTY
-    this.out = new Channel(stdout, () => this.err.flush(), stdoutTTY)
-    this.err = new Channel(stderr, () => this.out.flush(), stderrTTY)
+    // Any output ends the status line first (erased before the text lands).
+    this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY)
+    this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY)
     this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
+  }
+
+  private status: StatusLine | undefined
+
+  /**
+   * Shows `⏱ LABEL… 1.2s` on the terminal, ticking, until any other output
+   * or the returned stop function. Nothing without a terminal.
+   */
+  startStatus(label: string, suffix?: (elapsedMs: number) => string): () => void {
+    const tty = this.promptWriter()
+    if (!tty) return () => {}
+    this.flushSync()
+    this.status ??= new StatusLine({write: (text) => void tty.write(text)})
+    return this.status.start(label, suffix)
   }
 
   /** Streams assistant text to stdout (or a `text` event in json). */
@@ -284,6 +300,7 @@ export class Printer {
 
   /** Closes the prompt writer if it was opened. */
   close(): void {
+    this.status?.stop()
     this.flushSync()
     const s = this.promptStream
     this.promptStream = undefined

@@ -29,13 +29,17 @@ export interface OpenPrompt {
 
 interface Owner {
   stack: OpenPrompt[]
+  /** Told just before a prompt takes the screen (the status line erases itself). */
+  claimListeners: Set<() => void>
 }
 
 const KEY = Symbol.for('jp.terminalOwner')
 
 function owner(): Owner {
   const g = globalThis as unknown as Record<symbol, Owner | undefined>
-  return (g[KEY] ??= {stack: []})
+  const o = (g[KEY] ??= {stack: [], claimListeners: new Set()})
+  o.claimListeners ??= new Set()
+  return o
 }
 
 /**
@@ -44,11 +48,19 @@ function owner(): Owner {
  */
 export function claimPromptArea(prompt: OpenPrompt): () => void {
   const o = owner()
+  for (const listener of o.claimListeners) listener()
   o.stack.push(prompt)
   return () => {
     const i = o.stack.lastIndexOf(prompt)
     if (i >= 0) o.stack.splice(i, 1)
   }
+}
+
+/** Calls `listener` whenever a prompt is about to take the screen; returns the unsubscribe. */
+export function onPromptClaim(listener: () => void): () => void {
+  const o = owner()
+  o.claimListeners.add(listener)
+  return () => o.claimListeners.delete(listener)
 }
 
 /** The prompt on the screen now, if any. */

@@ -235,6 +235,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   })
 
   let error: unknown
+  // Until the first rendered text (pings and empty deltas render nothing).
+  const stopWaiting = printer.startStatus('Waiting')
   try {
     for await (const ev of deps.provider.stream(request(deps), controller.signal)) {
       partial.add(ev)
@@ -272,6 +274,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   } catch (e) {
     if (!(isAbortError(e) && controller.signal.aborted)) error = e
   } finally {
+    stopWaiting()
     ended = true
   }
 
@@ -347,7 +350,15 @@ async function runTools(
       explicitTools: deps.explicitTools,
       prompter: deps.interactive?.prompter,
       interrupts: deps.interactive?.interrupts,
-      run: deps.runTool,
+      // A timer on the terminal while the tool runs (ended by any output).
+      run: async (call, args, signal, config) => {
+        const stop = printer.startStatus(`Running ${call.name}`)
+        try {
+          return await deps.runTool(call, args, signal, config)
+        } finally {
+          stop()
+        }
+      },
       pushInterrupt: (handler) => router?.push(() => handler()) ?? (() => {}),
       decisions,
       beforeCall,
