@@ -1,31 +1,27 @@
-// InlineReply (SPEC §6): the inline multi-line reply widget.
+// InlineReply (SPEC §6): the inline multi-line reply widget, an inquirer
+// prompt — `createPrompt` with inquirer's hooks — on the vendored core whose
+// two I/O seams are patched (vendor/inquirer-core/PATCHES.md): keys come from
+// our KeyDecoder, frames are painted incrementally.
 //
-// Decision: this widget drives the terminal streams directly instead of
-// being an @inquirer/core `createPrompt` prompt. @inquirer/core re-renders
-// the whole prompt on every keystroke (bytes ≈ buffer length: ~11 kB per key
-// at 10,000 characters), re-binds AsyncResources per keystroke, and its
-// readline edits the line before a keypress handler runs; overriding
-// `_ttyWrite` would leave us using nothing of it but the MuteStream, whose
-// `end()` ends the real output. The SPEC's keystroke target (< 100 bytes,
-// < 0.2 ms at 10,000 characters) needs a diffing painter, so we own the
-// loop: raw bytes → KeyDecoder → edit-mode keymap → LineEditor → Frame →
-// Painter. The public signature is the SPEC's (`inlineReply(config,
-// context)` → Promise<ReplyOutcome>), and the outcome contract is identical.
+// What is ours: the line-editing core (LineEditor), the keymaps (emacs, vi),
+// the history walk and the frame builder; the prompt wires them: key →
+// keymap → LineEditor → re-render → Frame → diffing painter.
 //
 // The widget never opens an editor (Ctrl+X returns `open-editor`), never
 // writes to stdout/stderr (only to the context's output or a fresh /dev/tty),
-// and undoes every terminal mode it sets on every exit path (tty.ts).
+// and every terminal mode it turns on is undone on every exit path.
+import type {PartialDeep} from '@inquirer/type'
+import type {Theme} from '@inquirer/core'
 import {LineEditor} from './core/line-editor.js'
-import {createEditMode} from './edit-mode/index.js'
+import {createEditMode, type EditModeHandler} from './edit-mode/index.js'
 import {HistoryWalk, ReplyHistory} from './history.js'
 import {buildFrame, type ReplyView} from './render/frame.js'
 import {LineLayoutCache} from './render/layout.js'
-import {DumbPainter, Painter} from './render/painter.js'
-import {runPrompt, seq} from './tty.js'
-import type {PromptContext, ReplyOutcome} from './types.js'
+import type {ScreenFrame} from './screen.js'
+import {seq} from './tty.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
-import {claimPromptArea} from '../printer/terminal-owner.js'
-import {ERASE_BELOW, RESTORE_CURSOR} from '../printer/terminal-state.js'
+import {isPromptTerminated, type PromptContext, type ReplyOutcome} from './types.js'
+import {createPrompt, makeTheme, terminal, useEffect, useKeypress, usePrefix, useRef, useState} from './vendor/inquirer-core/index.js'
 
 export interface InlineReplyConfig {
   message: string
@@ -42,6 +38,8 @@ export interface InlineReplyConfig {
   history?: readonly string[] | ReplyHistory
   /** Told the buffer after every change (drafts saved as they are typed); must not block. */
   onChange?: (text: string) => void
+  /** An inquirer theme; only `prefix` is used (none by default). */
+  theme?: PartialDeep<Theme>
 }
 
 export interface InlineReplyContext extends PromptContext {
@@ -54,169 +52,171 @@ export function defaultReplyHelp(editorEscape: boolean): string {
   return 'Enter to send · Alt+Enter for newline' + (editorEscape ? ' · Ctrl+X to edit in $EDITOR' : '')
 }
 
-export function inlineReply(config: InlineReplyConfig, context?: InlineReplyContext): Promise<ReplyOutcome> {
-  const env = context?.env ?? process.env
-  const editorEscape = config.editorEscape ?? true
-  const vi = config.editMode === 'vi'
-  const dumb = env.TERM === 'dumb'
-  const color = !(env.NO_COLOR !== undefined && env.NO_COLOR !== '')
-  const history = config.history instanceof ReplyHistory ? config.history : undefined
-  const entries = config.history instanceof ReplyHistory ? config.history.entries() : [...(config.history ?? [])]
+interface ReplyPromptConfig {
+  /** The prompt line (the message's last line; earlier lines are the preamble). */
+  promptLine: string
+  initialText: string
+  baseHelp: string
+  /** True when the caller gave its own help line (vi then does not name its mode). */
+  customHelp: boolean
+  vi: boolean
+  editorEscape: boolean
+  color: boolean
+  history: ReplyHistory | undefined
+  entries: readonly string[]
+  onChange?: (text: string) => void
+  theme?: PartialDeep<Theme>
+}
 
-  // Messages quote untrusted text (tool names, parser errors): each line sanitized.
-  const lines = config.message.split('\n').map((l) => sanitizeUntrusted(l))
-  const promptLine = lines.pop()!
-  const body = lines.length > 0 ? lines.join('\r\n') + '\r\n' : ''
-  const baseHelp = config.helpMessage ?? defaultReplyHelp(editorEscape)
+/** No prefix before the message unless a theme asks for one. */
+const replyTheme = {prefix: ''}
 
-  return runPrompt<ReplyOutcome>(context, (io) => {
-    const editor = new LineEditor(config.initialText ?? '')
-    const mode = createEditMode(vi ? 'vi' : 'emacs', {editorEscape})
-    const walk = new HistoryWalk(entries)
-    const cache = new LineLayoutCache()
-    const painter = new Painter(io.output, io.columns())
-    const dumbPainter = dumb ? new DumbPainter(io.output, promptLine) : undefined
-    let scrollTop = 0
-    let shape = mode.cursorShape
+const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done) => {
+  const term = terminal()
+  const [editor] = useState(() => new LineEditor(config.initialText))
+  const [mode] = useState((): EditModeHandler => createEditMode(config.vi ? 'vi' : 'emacs', {editorEscape: config.editorEscape}))
+  const [walk] = useState(() => new HistoryWalk(config.entries))
+  const [cache] = useState(() => new LineLayoutCache())
+  // The editor is mutable: a new revision number is what re-renders it.
+  const [, setRevision] = useState(0)
+  const [status, setStatus] = useState<'idle' | 'done'>('idle')
+  const [shape, setShape] = useState(mode.cursorShape)
+  const scrollTop = useRef(0)
+  /** Set when the prompt ends by a key (its final frame comes from the view). */
+  const ended = useRef(false)
+  /** An open-editor outcome hands the text on; it is not a draft to remember. */
+  const keepDraft = useRef(true)
+  const theme = makeTheme(replyTheme, config.theme)
+  const prefix = usePrefix({status, theme})
+  const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
 
-    if (body) io.write(body)
-    if (!dumb) {
-      // Pasted newlines must not submit; Shift+Enter must be distinguishable.
-      io.session.enable(seq.bracketedPasteOn, seq.bracketedPasteOff)
-      io.session.enable(seq.kittyOn, seq.kittyOff)
-      io.session.enable('', seq.cursorShow)
-      if (vi) io.session.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
+  const help = (): string => {
+    if (!config.vi || config.customHelp) return config.baseHelp
+    return `${config.baseHelp} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
+  }
+  const view = (withHelp: boolean): ReplyView => ({
+    message,
+    text: editor.text,
+    cursor: editor.cursor,
+    help: withHelp && help() !== '' ? help() : undefined,
+    width: term.columns(),
+    height: term.rows(),
+    color: config.color,
+  })
+  // The last picture: the whole buffer, no help line, cursor below it.
+  const finalFrame = (): ScreenFrame => {
+    const frame = buildFrame(view(false), cache, 0, false)
+    return {...frame, cursorRow: frame.rows.length - 1, cursorCol: 0, final: true}
+  }
+  const plain = () => (message ? `${message} ${editor.text}` : editor.text)
+
+  useEffect((t) => {
+    if (t.dumb) return
+    // Pasted newlines must not submit; Shift+Enter must be distinguishable.
+    t.enable(seq.bracketedPasteOn, seq.bracketedPasteOff)
+    t.enable(seq.kittyOn, seq.kittyOff)
+    t.enable('', seq.cursorShow)
+    if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
+    return () => {
+      // Ended by a signal, a hang-up or an abort: draw the last picture too.
+      if (!ended.current) t.screen.render(finalFrame())
     }
-
-    const help = (): string => {
-      if (!vi || config.helpMessage !== undefined) return baseHelp
-      return `${baseHelp} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
+  }, [])
+  useEffect(() => () => {
+    if (keepDraft.current) config.history?.record(editor.text)
+  }, [])
+  useKeypress((key, t) => {
+    const action = mode.handle(key, editor)
+    if (mode.cursorShape !== shape) {
+      // Before the frame that names the new mode.
+      if (config.vi && !t.dumb) t.write(mode.cursorShape === 'bar' ? seq.cursorBar : seq.cursorBlock)
+      setShape(mode.cursorShape)
     }
-
-    const view = (withHelp: boolean): ReplyView => ({
-      message: promptLine,
-      text: editor.text,
-      cursor: editor.cursor,
-      help: withHelp && help() !== '' ? help() : undefined,
-      width: io.columns(),
-      height: io.rows(),
-      color,
-    })
-
-    const paint = () => {
-      if (dumbPainter) {
-        dumbPainter.paint(editor.text)
-        return
-      }
-      const frame = buildFrame(view(true), cache, scrollTop)
-      scrollTop = frame.scrollTop
-      painter.paint(frame)
+    const end = (outcome: ReplyOutcome) => {
+      ended.current = true
+      keepDraft.current = outcome.type !== 'open-editor'
+      // The last picture, unless the frame is about to be erased for the editor.
+      if (outcome.type !== 'open-editor') setStatus('done')
+      done(outcome)
     }
-
-    // The final picture: the whole buffer, no help line, cursor below it.
-    const finish = () => {
-      if (dumbPainter) {
-        dumbPainter.leave()
-        return
-      }
-      const frame = buildFrame(view(false), cache, 0, false)
-      if (frame.rows.length <= io.rows() && scrollTop === 0) {
-        painter.paint({...frame, cursorRow: frame.rows.length - 1, cursorCol: 0})
-        painter.leave()
-      } else {
-        painter.clear()
-        io.write(frame.rows.join('\r\n') + '\r\n')
-      }
-    }
-
-    const loadEntry = (text: string | undefined) => {
+    const load = (text: string | undefined) => {
       if (text === undefined) return
       editor.setText(text)
       config.onChange?.(editor.text)
-      paint()
+      setRevision((r) => r + 1)
     }
-
-    paint()
-
-    // While open, this prompt owns the terminal: notices and released text
-    // are printed above it and it redraws itself (printer/terminal-owner.ts).
-    if (!dumb && io.isTerminal) {
-      io.onClose(
-        claimPromptArea({
-          clear: () => painter.clear(),
-          redraw: () => paint(),
-          repairAfterEditor: () => {
-            // Raw mode is back already (TerminalSession holds it). Back to where the prompt stood before the editor (saved there by
-            // the editor service), erase whatever the late teardown left.
-            io.write(RESTORE_CURSOR + ERASE_BELOW)
-            painter.reset()
-            paint()
-          },
-        }),
-      )
-    }
-
-    return {
-      onKey(key, settle) {
-        const action = mode.handle(key, editor)
-        if (mode.cursorShape !== shape) {
-          shape = mode.cursorShape
-          if (vi && !dumb) io.write(shape === 'bar' ? seq.cursorBar : seq.cursorBlock)
-          // The help line names the vi mode.
-          if (action.type === 'none' || action.type === 'moved' || action.type === 'changed') paint()
+    switch (action.type) {
+      case 'changed':
+        config.onChange?.(editor.text)
+        setRevision((r) => r + 1)
+        return
+      case 'moved':
+        setRevision((r) => r + 1)
+        return
+      case 'redraw':
+        if (!t.dumb) {
+          t.write('\x1b[H\x1b[2J')
+          t.screen.forget()
         }
-        switch (action.type) {
-          case 'changed':
-            config.onChange?.(editor.text)
-            paint()
-            return
-          case 'moved':
-            paint()
-            return
-          case 'redraw':
-            if (!dumb) {
-              io.write('\x1b[H\x1b[2J')
-              painter.reset()
-            }
-            paint()
-            return
-          case 'history-prev':
-            loadEntry(walk.prev(editor.text))
-            return
-          case 'history-next':
-            loadEntry(walk.next())
-            return
-          case 'submit':
-            finish()
-            history?.record(editor.text)
-            settle({value: {type: 'submit', text: editor.text}})
-            return
-          case 'cancel':
-            finish()
-            history?.record(editor.text)
-            settle({value: {type: 'cancelled'}})
-            return
-          case 'open-editor':
-            // Erased, not left behind: the prompt comes back in this very
-            // place after the editor (no stale `Reply: <old text>` copy).
-            if (dumbPainter) dumbPainter.leave()
-            else painter.clear()
-            settle({value: {type: 'open-editor', currentText: editor.text}})
-            return
-          case 'none':
-            return
-        }
-      },
-      onResize() {
-        if (dumb) return
-        painter.resize(io.columns())
-        paint()
-      },
-      onTerminate(settle) {
-        finish()
-        history?.record(editor.text)
-        settle({value: {type: 'cancelled'}})
-      },
+        setRevision((r) => r + 1)
+        return
+      case 'history-prev':
+        load(walk.prev(editor.text))
+        return
+      case 'history-next':
+        load(walk.next())
+        return
+      case 'submit':
+        end({type: 'submit', text: editor.text})
+        return
+      case 'cancel':
+        end({type: 'cancelled'})
+        return
+      case 'open-editor':
+        // Erased, not left behind: the prompt comes back in this very place
+        // after the editor (no stale `Reply: <old text>` copy).
+        t.screen.clearOnDone()
+        end({type: 'open-editor', currentText: editor.text})
+        return
+      case 'none':
+        return
     }
   })
+
+  if (term.dumb) return plain()
+  if (status === 'done') return finalFrame()
+  const frame = buildFrame(view(true), cache, scrollTop.current)
+  scrollTop.current = frame.scrollTop
+  return frame
+})
+
+export async function inlineReply(config: InlineReplyConfig, context?: InlineReplyContext): Promise<ReplyOutcome> {
+  const env = context?.env ?? process.env
+  const editorEscape = config.editorEscape ?? true
+  // Messages quote untrusted text (tool names, parser errors): each line sanitized.
+  const lines = config.message.split('\n').map((l) => sanitizeUntrusted(l))
+  const promptLine = lines.pop()!
+  const history = config.history instanceof ReplyHistory ? config.history : undefined
+  try {
+    return await replyPrompt(
+      {
+        promptLine,
+        initialText: config.initialText ?? '',
+        baseHelp: config.helpMessage ?? defaultReplyHelp(editorEscape),
+        customHelp: config.helpMessage !== undefined,
+        vi: config.editMode === 'vi',
+        editorEscape,
+        color: !(env.NO_COLOR !== undefined && env.NO_COLOR !== ''),
+        history,
+        entries: history ? history.entries() : [...((config.history as readonly string[] | undefined) ?? [])],
+        onChange: config.onChange,
+        theme: config.theme,
+      },
+      {...context, env, preamble: lines.length > 0 ? lines.join('\r\n') + '\r\n' : undefined},
+    )
+  } catch (error) {
+    // A terminating signal, a hang-up or an abort ends the reply like Ctrl+C.
+    if (isPromptTerminated(error)) return {type: 'cancelled'}
+    throw error
+  }
 }

@@ -245,7 +245,7 @@ export type Settle<T> = (result: {value: T} | {error: unknown}) => void
  */
 export function runPrompt<T>(
   context: PromptContext | undefined,
-  start: (io: PromptIO) => PromptHandlers<T>,
+  start: (io: PromptIO, settle: Settle<T>) => PromptHandlers<T>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (context?.signal?.aborted) {
@@ -362,7 +362,7 @@ export function runPrompt<T>(
 
     try {
       session.rawMode()
-      handlers = start(io)
+      handlers = start(io, settle)
     } catch (error) {
       settled = true
       session.restore()

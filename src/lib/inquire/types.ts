@@ -42,6 +42,14 @@ export function isPromptCancelled(error: unknown): error is PromptCancelledError
   return error instanceof Error && error.name === 'PromptCancelledError'
 }
 
+/**
+ * The prompt was ended from outside — a terminating signal, a hang-up or an
+ * abort (inquirer's ExitPromptError / AbortPromptError), not by a key.
+ */
+export function isPromptTerminated(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')
+}
+
 export interface InlineReplyRequest {
   message: string
   initialText: string

@@ -31,7 +31,7 @@ export class Painter {
   ) {}
 
   /** Draws `frame`, writing only what changed. Returns the bytes written (for benchmarks). */
-  paint(frame: Frame): number {
+  paint(frame: Pick<Frame, 'rows' | 'widths' | 'cursorRow' | 'cursorCol'>): number {
     let s = ''
     const n = frame.rows.length
     for (let i = 0; i < n; i++) {
