@@ -48,23 +48,21 @@ export default class Init extends JpCommand {
     }
   }
 
-  /** Asks on the terminal (never stdin) with the inline prompt; undefined without a terminal. */
+  /** Asks on the terminal (never stdin) with @inquirer/prompts; undefined without a terminal. */
   private async askModel(): Promise<string | undefined> {
     const {hasTty} = await import('../lib/inquire/tty.js')
     if (!hasTty()) return undefined
-    const {TerminalPromptBackend} = await import('../lib/inquire/terminal-backend.js')
-    const backend = new TerminalPromptBackend()
-    let message = 'Default model (PROVIDER/MODEL, empty for the offline echo/default):'
-    let typed = ''
-    for (;;) {
-      try {
-        typed = (await backend.text(message, typed)).trim()
-      } catch {
-        this.fail('cancelled; no workspace was created')
-      }
-      if (typed === '' || MODEL_RE.test(typed)) return typed || undefined
-      message = `'${typed}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5). Default model:`
+    const {askQuestion} = await import('../lib/inquire/question.js')
+    let typed: string
+    try {
+      typed = await askQuestion('Default model (PROVIDER/MODEL, empty for the offline echo/default):', {
+        // A malformed id is named under the answer, which stays to be fixed.
+        validate: (answer) => answer.trim() === '' || MODEL_RE.test(answer.trim()) || `'${answer.trim()}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5)`,
+      })
+    } catch {
+      this.fail('cancelled; no workspace was created')
     }
+    return typed.trim() || undefined
   }
 }
 

@@ -4,7 +4,7 @@
 import {ReplyHistory} from './history.js'
 import {inlineReply, type InlineReplyContext} from './inline-reply.js'
 import {inlineSelect} from './inline-select.js'
-import {PromptCancelledError, type InlineReplyRequest, type InlineSelectConfig, type PromptBackend, type ReplyOutcome} from './types.js'
+import {type InlineReplyRequest, type InlineSelectConfig, type PromptBackend, type ReplyOutcome} from './types.js'
 
 export interface TerminalPromptBackendOptions {
   /** Streams/env/signal for every prompt (tests, embedding); default: fresh /dev/tty, process.env. */
@@ -60,12 +60,9 @@ export class TerminalPromptBackend implements PromptBackend {
     return key === 'y'
   }
 
+  /** A one-line question: @inquirer/prompts `input` on the tty context, the default pre-filled. */
   async text(message: string, defaultValue?: string): Promise<string> {
-    const outcome = await inlineReply(
-      {message, initialText: defaultValue ?? '', editorEscape: false, helpMessage: ''},
-      this.context,
-    )
-    if (outcome.type === 'submit') return outcome.text
-    throw new PromptCancelledError('interrupted')
+    const {askQuestion} = await import('./question.js')
+    return askQuestion(message, {default: defaultValue}, this.context)
   }
 }

@@ -1,0 +1,89 @@
+// Plain one-line questions (jp init's, PromptBackend.text) are stock
+// @inquirer/prompts `input`, given the tty context: fresh /dev/tty streams
+// for its input and output (never stdin/stdout), closed after each question
+// because inquirer ends its output stream when it is done. They need neither
+// seam jp patches for the reply widget (no multi-line editing, no long
+// buffers), so they run on the installed @inquirer/core as published.
+//
+// One adaptation: Node's readline, under @inquirer/input, garbles text that
+// arrives in one read in the middle of the line (Ctrl+A then "abc" typed
+// fast, or a paste, comes out scrambled). The input handed to inquirer
+// therefore delivers one key per read, cut at the boundaries our KeyDecoder
+// finds (an escape sequence stays whole).
+import {PassThrough} from 'node:stream'
+import {StringDecoder} from 'node:string_decoder'
+import {ESC_TIMEOUT_MS, KeyDecoder} from './keys.js'
+import {NoTerminalError, openTty} from './tty.js'
+import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
+
+export interface QuestionOptions {
+  /** Pre-filled and editable. */
+  default?: string
+  /** true, or the one-line problem shown under the answer (the text stays to be fixed). */
+  validate?: (answer: string) => true | string
+}
+
+/** Asks on the terminal; rejects with PromptCancelledError('interrupted') on Ctrl+C, NoTerminalError without one. */
+export async function askQuestion(message: string, options: QuestionOptions = {}, context?: PromptContext): Promise<string> {
+  const {input} = await import('@inquirer/prompts')
+  const given = context?.input && context.output ? {input: context.input, output: context.output} : undefined
+  const opened = given ? undefined : openTty()
+  const streams = given ?? opened
+  if (!streams) throw new NoTerminalError()
+  const keys = oneKeyPerRead(streams.input)
+  try {
+    return await input(
+      {message, default: options.default, prefill: 'editable', validate: options.validate},
+      {input: keys.stream, output: streams.output, signal: context?.signal},
+    )
+  } catch (error) {
+    if (isPromptTerminated(error)) throw new PromptCancelledError('interrupted')
+    throw error
+  } finally {
+    keys.stop()
+    opened?.close()
+  }
+}
+
+type RawCapable = NodeJS.ReadableStream & {isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}
+
+/**
+ * A stream that re-delivers `source` one key per chunk. Raw mode requests
+ * pass through to the source (readline turns it on and off); it does not
+ * claim to be a TTY, so inquirer keeps keys typed ahead of the question.
+ */
+function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; stop(): void} {
+  const raw = source as RawCapable
+  const stream = Object.assign(new PassThrough(), {
+    get isRaw() {
+      return Boolean(raw.isRaw)
+    },
+    setRawMode(mode: boolean) {
+      raw.setRawMode?.(mode)
+      return stream
+    },
+  })
+  const decoder = new KeyDecoder()
+  const text = new StringDecoder('utf8')
+  let timer: NodeJS.Timeout | undefined
+  const emit = (sequences: string[]) => {
+    for (const s of sequences) if (s !== '' && !stream.destroyed) stream.write(s)
+  }
+  const onData = (chunk: Buffer | string) => {
+    clearTimeout(timer)
+    emit(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)).map((k) => k.sequence))
+    if (decoder.pending) timer = setTimeout(() => emit(decoder.flush().map((k) => k.sequence)), ESC_TIMEOUT_MS)
+  }
+  const onEnd = () => stream.end()
+  source.on('data', onData)
+  source.on('end', onEnd)
+  return {
+    stream,
+    stop() {
+      clearTimeout(timer)
+      source.removeListener('data', onData)
+      source.removeListener('end', onEnd)
+      stream.destroy()
+    },
+  }
+}

@@ -1,0 +1,55 @@
+// askQuestion: stock @inquirer/prompts `input` on the tty context (here the
+// context's in-memory streams). Node's readline under it garbles a read of
+// several characters in the middle of the line; the question feeds it one key
+// per read, so fast typing and pastes land where the cursor is.
+import {PassThrough, Writable} from 'node:stream'
+import {expect} from 'chai'
+import {askQuestion} from '../../../src/lib/inquire/question.js'
+import {isPromptCancelled} from '../../../src/lib/inquire/types.js'
+
+function streams() {
+  const input = new PassThrough()
+  let written = ''
+  const output = new Writable({
+    write(chunk, _enc, done) {
+      written += String(chunk)
+      done()
+    },
+  })
+  return {input, output, written: () => written}
+}
+
+const later = (fn: () => void) => new Promise<void>((resolve) => setTimeout(() => (fn(), resolve()), 30))
+
+describe('askQuestion (@inquirer/prompts input on the tty context)', () => {
+  it('inserts text typed in one read mid-line at the cursor (Ctrl+A, then several characters)', async () => {
+    const s = streams()
+    const answer = askQuestion('Model:', {default: 'claude'}, s)
+    await later(() => s.input.write('\x01anthropic/\r'))
+    expect(await answer).to.equal('anthropic/claude')
+  })
+
+  it('shows the validation problem under the answer and keeps the text to fix', async () => {
+    const s = streams()
+    const answer = askQuestion('Model:', {validate: (a) => a.includes('/') || `'${a}' is not PROVIDER/MODEL`}, s)
+    await later(() => s.input.write('claude\r'))
+    await later(() => expect(s.written()).to.contain("'claude' is not PROVIDER/MODEL"))
+    s.input.write('\x01x/\r')
+    expect(await answer).to.equal('x/claude')
+  })
+
+  it('keeps an escape sequence whole (Left arrow moves, nothing is inserted)', async () => {
+    const s = streams()
+    const answer = askQuestion('Model:', {default: 'ab'}, s)
+    await later(() => s.input.write('\x1b[DX\r'))
+    expect(await answer).to.equal('aXb')
+  })
+
+  it('Ctrl+C rejects as interrupted', async () => {
+    const s = streams()
+    const answer = askQuestion('Model:', {}, s).catch((e: unknown) => e)
+    await later(() => s.input.write('\x03'))
+    const error = await answer
+    expect(isPromptCancelled(error) && error.reason).to.equal('interrupted')
+  })
+})
