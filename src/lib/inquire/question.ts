@@ -1,7 +1,6 @@
 // Plain one-line questions (jp init's, PromptBackend.text) are stock
 // @inquirer/prompts `input`, given the tty context: fresh /dev/tty streams
-// for its input and output (never stdin/stdout), closed after each question
-// because inquirer ends its output stream when it is done. They need neither
+// for its input and output (never stdin/stdout), closed after each question. They need neither
 // seam jp patches for the reply widget (no multi-line editing, no long
 // buffers), so they run on the installed @inquirer/core as published.
 //
@@ -10,7 +9,7 @@
 // fast, or a paste, comes out scrambled). The input handed to inquirer
 // therefore delivers one key per read, cut at the boundaries our KeyDecoder
 // finds (an escape sequence stays whole).
-import {PassThrough} from 'node:stream'
+import {PassThrough, Writable} from 'node:stream'
 import {StringDecoder} from 'node:string_decoder'
 import {ESC_TIMEOUT_MS, KeyDecoder} from './keys.js'
 import {NoTerminalError, openTty} from './tty.js'
@@ -34,7 +33,7 @@ export async function askQuestion(message: string, options: QuestionOptions = {}
   try {
     return await input(
       {message, default: options.default, prefill: 'editable', validate: options.validate},
-      {input: keys.stream, output: streams.output, signal: context?.signal},
+      {input: keys.stream, output: unendable(streams.output), signal: context?.signal},
     )
   } catch (error) {
     if (isPromptTerminated(error)) throw new PromptCancelledError('interrupted')
@@ -43,6 +42,15 @@ export async function askQuestion(message: string, options: QuestionOptions = {}
     keys.stop()
     opened?.close()
   }
+}
+
+/** Inquirer ends the output it is given when done; the caller's stream must outlive one question. */
+function unendable(out: NodeJS.WritableStream): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out.write(chunk, () => done())
+    },
+  })
 }
 
 type RawCapable = NodeJS.ReadableStream & {isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}
@@ -77,12 +85,15 @@ function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; sto
   const onEnd = () => stream.end()
   source.on('data', onData)
   source.on('end', onEnd)
+  source.resume()
   return {
     stream,
     stop() {
       clearTimeout(timer)
       source.removeListener('data', onData)
       source.removeListener('end', onEnd)
+      // Keys typed after this question wait for the next reader instead of being dropped.
+      source.pause()
       stream.destroy()
     },
   }
