@@ -12,6 +12,7 @@ import type {Key} from '../../../src/lib/inquire/keys.js'
 import {
   AbortPromptError,
   createPrompt,
+  makeTheme,
   useEffect,
   useKeypress,
   usePrefix,
@@ -46,7 +47,7 @@ class Screen extends Writable {
 const recorder = createPrompt<{keys: string[]; cleanedUp: boolean}, {message: string; log: string[]}>((config, done) => {
   const [keys, setKeys] = useState<string[]>([])
   const [status, setStatus] = useState<'idle' | 'done'>('idle')
-  const prefix = usePrefix({status, theme: {prefix: {idle: '?', done: '!'}}})
+  const prefix = usePrefix({status, theme: makeTheme({prefix: {idle: '?', done: '!'}})})
   useEffect(() => {
     config.log.push('effect')
     return () => config.log.push('cleanup')
