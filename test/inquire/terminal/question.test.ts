@@ -2,22 +2,12 @@
 // context's in-memory streams). Node's readline under it garbles a read of
 // several characters in the middle of the line; the question feeds it one key
 // per read, so fast typing and pastes land where the cursor is.
-import {PassThrough, Writable} from 'node:stream'
 import {expect} from 'chai'
+import {memoryStreams} from '../../helpers/memory-streams.js'
 import {askQuestion} from '../../../src/lib/inquire/question.js'
 import {isPromptCancelled} from '../../../src/lib/inquire/types.js'
 
-function streams() {
-  const input = new PassThrough()
-  let written = ''
-  const output = new Writable({
-    write(chunk, _enc, done) {
-      written += String(chunk)
-      done()
-    },
-  })
-  return {input, output, written: () => written}
-}
+const streams = memoryStreams
 
 const later = (fn: () => void) => new Promise<void>((resolve) => setTimeout(() => (fn(), resolve()), 30))
 

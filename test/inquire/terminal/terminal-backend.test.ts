@@ -1,21 +1,12 @@
 // TerminalPromptBackend over in-memory streams (the context seam): the
 // prompts it maps onto the widgets, and the reply history it keeps.
-import {PassThrough, Writable} from 'node:stream'
+import type {PassThrough} from 'node:stream'
 import {expect} from 'chai'
+import {memoryStreams} from '../../helpers/memory-streams.js'
 import {TerminalPromptBackend} from '../../../src/lib/inquire/terminal-backend.js'
 import {isPromptCancelled} from '../../../src/lib/inquire/types.js'
 
-function streams() {
-  const input = new PassThrough()
-  let written = ''
-  const output = new Writable({
-    write(chunk, _enc, done) {
-      written += String(chunk)
-      done()
-    },
-  })
-  return {input, output, written: () => written}
-}
+const streams = memoryStreams
 
 /** Feeds `keys` once the prompt is listening. */
 function typeLater(input: PassThrough, ...keys: string[]): void {
