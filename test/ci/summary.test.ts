@@ -29,10 +29,14 @@ describe('sample', () => {
 })
 `,
       )
-      const mocha = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', spec], {encoding: 'utf8'})
-      expect(mocha.status).to.equal(1)
-      const summary = spawnSync(join(ROOT, '.ci', 'summary'), {input: mocha.stdout, encoding: 'utf8'})
-      expect(summary.stdout).to.equal('2 passed, 1 failed, 3 skipped\n')
+      // Plain and coloured (mocha colours its output under CI=true).
+      for (const colours of ['--no-colors', '--colors']) {
+        const mocha = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', colours, spec], {encoding: 'utf8'})
+        expect(mocha.status).to.equal(1)
+        expect(mocha.stdout.includes('\x1b['), colours).to.equal(colours === '--colors')
+        const summary = spawnSync(join(ROOT, '.ci', 'summary'), {input: mocha.stdout, encoding: 'utf8'})
+        expect(summary.stdout, colours).to.equal('2 passed, 1 failed, 3 skipped\n')
+      }
       const none = spawnSync(join(ROOT, '.ci', 'summary'), {input: '', encoding: 'utf8'})
       expect(none.stdout).to.equal('0 passed, 0 failed, 0 skipped\n')
     } finally {
