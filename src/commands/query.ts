@@ -5,7 +5,7 @@ export default class Query extends JpCommand {
   static summary = 'Ask the assistant'
   static description = `Sends QUERY (and anything piped on stdin) to the model, streams the answer to stdout, and runs the tools the model calls.
 
-With no QUERY on a terminal, the query is composed in your editor. Press Ctrl+C while the answer streams to continue, reply, stop or abort.`
+With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: in your editor; query.compose_in_editor = true: editor first). Press Ctrl+C while the answer streams to continue, reply, stop or abort.`
 
   static aliases = ['q']
   static strict = false
