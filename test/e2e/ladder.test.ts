@@ -129,6 +129,37 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
+  for (const key of ['s', 'r'] as const) {
+    it(`finding 7: text that arrived while the menu was open is not saved by \`${key}\` — what is stored is what the user saw`, async () => {
+      slow = await startSlowServer([{text: words(30), intervalMs: 60}, {text: ['ok.'], intervalMs: 5}])
+      run = new JpRun({baseUrl: slow.baseUrl, redirect: 'files'})
+      const r = await run.start()
+      await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(STREAM_MENU)
+      // The rest of the answer arrives behind the menu.
+      await r.poll(() => slow!.completed[0] === true, 'the server to finish the answer')
+      await sleep(100)
+      r.term.send(key)
+      if (key === 'r') {
+        await r.term.waitForText('Reply:')
+        r.term.type('go on')
+        r.term.send(keys.enter)
+      }
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(0)
+      const seen = res.stdout.split('ok.')[0].trimEnd()
+      expect(seen.length).to.be.lessThan(words(30).join('').trimEnd().length)
+      const events = (await r.events()) as Array<{type: string; message?: string}>
+      const stored = events.filter((e) => e.type === 'chat_response' && typeof e.message === 'string').map((e) => e.message!)
+      expect(stored[0].trimEnd()).to.equal(seen)
+      if (key === 'r') {
+        const sent = (slow!.requests[1].json().messages as Array<{role: string; content: unknown}>).at(-2)
+        expect(sent).to.deep.equal({role: 'assistant', content: stored[0]})
+      }
+    })
+  }
+
   for (const sig of ['SIGTERM', 'SIGHUP'] as const) {
     it(`finding 3: ${sig} while a tool runs ends the turn without another model request`, async () => {
       const {r} = await withStubbornTool()

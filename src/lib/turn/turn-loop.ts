@@ -239,7 +239,10 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const stopWaiting = printer.startStatus('Waiting')
   try {
     for await (const ev of deps.provider.stream(request(deps), controller.signal)) {
-      partial.add(ev)
+      // Recorded when shown, not when received: what arrives while the menu
+      // is open is held, and a reply, stop or shutdown drops it unseen, so
+      // what is saved is what the user saw (docs/decisions.md).
+      show(() => partial.add(ev))
       switch (ev.type) {
         case 'text':
           show(() => {
