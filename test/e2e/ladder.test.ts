@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
-import {keys} from '../helpers/pty.js'
+import {keys, shQuote} from '../helpers/pty.js'
 import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun} from '../fixtures/e2e/interrupt-run.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
@@ -17,6 +17,7 @@ const STREAM_MENU = 'Interrupted [c,r,s,a,?]'
 const TOOL_MENU = 'Interrupted [c,r,s,t,?]'
 const SHUTTING_DOWN = /Shutting down/
 const STUBBORN = join(ROOT, 'test/fixtures/tools/stubborn.sh')
+const CONSUMER = join(ROOT, 'test/fixtures/e2e/pipe-consumer.mjs')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -126,6 +127,32 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
     expect(res.code, r.term.screenText()).to.equal(130)
     await sleep(100)
     expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('finding 4: `jp query … | consumer` — Ctrl+C is read as a key: the consumer is not signalled and the answer to the reply reaches the pipe', async () => {
+    slow = await startSlowServer([{text: words(60), intervalMs: 80}, {text: ['the ', 'answer ', 'to the reply.'], intervalMs: 5}])
+    run = new JpRun({baseUrl: slow.baseUrl, redirect: 'pipe', consumer: `${shQuote(process.execPath)} ${shQuote(CONSUMER)}`})
+    const r = await run.start()
+    await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 through the pipe')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText(STREAM_MENU)
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.type('go on')
+    r.term.send(keys.enter)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(res.stdout).to.include('the answer to the reply.')
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('finding 4: Ctrl+\\ still quits (SIGQUIT from the terminal, exit 131) and the terminal is restored', async () => {
+    const r = await streaming([{text: words(60), intervalMs: 80}])
+    await r.term.waitForText('w3 ')
+    r.term.send('\x1c')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(131)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 

@@ -42,6 +42,8 @@ interface Registry {
   rawHolders: Set<() => void>
   /** Pending late-teardown checks after an editor. */
   lateChecks: NodeJS.Timeout[]
+  /** Told when a prompt or a child borrows the terminal and when it is given back. */
+  borrowListeners: Set<BorrowListener>
   hooksInstalled: boolean
   /** Opens the terminal for restore writes; replaceable in tests. */
   openTty: () => number | undefined
@@ -55,6 +57,7 @@ function registry(): Registry {
   // A copy of this module from before these fields existed may have made it.
   r.rawHolders ??= new Set()
   r.lateChecks ??= []
+  r.borrowListeners ??= new Set()
   return r
 }
 
@@ -171,9 +174,9 @@ export function saveTerminalModes(fd: number): string | undefined {
   return r.status === 0 && out !== '' ? out : undefined
 }
 
-/** Re-applies settings saved by saveTerminalModes. */
-export function applyTerminalModes(fd: number, modes: string): boolean {
-  const r = spawnSync('stty', [modes], {stdio: [fd, 'ignore', 'ignore'], timeout: 2000})
+/** Re-applies settings saved by saveTerminalModes (or applies stty words: `['intr', 'undef']`). */
+export function applyTerminalModes(fd: number, modes: string | string[]): boolean {
+  const r = spawnSync('stty', typeof modes === 'string' ? [modes] : modes, {stdio: [fd, 'ignore', 'ignore'], timeout: 2000})
   return r.status === 0
 }
 
@@ -206,8 +209,40 @@ export function writeTerminal(fd: number, data: string): void {
 export function holdRawMode(reapply: () => void): () => void {
   const r = registry()
   r.rawHolders.add(reapply)
+  notifyBorrow('prompt', 'borrowed')
   return () => {
-    r.rawHolders.delete(reapply)
+    if (r.rawHolders.delete(reapply)) notifyBorrow('prompt', 'returned')
+  }
+}
+
+/**
+ * Who borrows the terminal: a prompt (reads keys in raw mode in this
+ * process; terminal settings stay as they are) or a child (an editor: it
+ * gets the terminal as the user's shell left it).
+ */
+export type Borrower = 'prompt' | 'child'
+
+export interface BorrowListener {
+  borrowed(by: Borrower): void
+  returned(by: Borrower): void
+}
+
+/** Listens for borrows (the Ctrl+C key reader steps aside); returns the unsubscribe function. */
+export function onTerminalBorrow(listener: BorrowListener): () => void {
+  const r = registry()
+  r.borrowListeners.add(listener)
+  return () => {
+    r.borrowListeners.delete(listener)
+  }
+}
+
+function notifyBorrow(by: Borrower, what: 'borrowed' | 'returned'): void {
+  for (const l of [...registry().borrowListeners]) {
+    try {
+      l[what](by)
+    } catch {
+      // a listener must not break a prompt or an editor
+    }
   }
 }
 
@@ -228,19 +263,26 @@ export function handTerminalToChild(): () => void {
   for (const t of r.lateChecks.splice(0)) clearTimeout(t)
   const fd = openTtyFd('r+')
   if (fd === undefined) return () => {}
+  // The key reader steps aside first and gives the child the settings the
+  // user's shell left (the interrupt character on).
+  notifyBorrow('child', 'borrowed')
   const saved = saveTerminalModes(fd)
   writeTerminal(fd, SAVE_CURSOR)
   return () => {
     if (saved !== undefined) applyTerminalModes(fd, saved)
     writeTerminal(fd, EDITOR_RESIDUE_OFF)
+    notifyBorrow('child', 'returned')
+    // What jp's terminal looks like now (the key reader may have changed it
+    // again): the late checks hold it to that.
+    const expected = saved === undefined ? undefined : saveTerminalModes(fd)
     try {
       closeSync(fd)
     } catch {
       // already gone
     }
-    if (saved === undefined) return
+    if (expected === undefined) return
     for (const ms of LATE_TEARDOWN_CHECKS_MS) {
-      const t = setTimeout(() => checkLateTeardown(saved), ms)
+      const t = setTimeout(() => checkLateTeardown(expected), ms)
       t.unref()
       r.lateChecks.push(t)
     }

@@ -175,6 +175,9 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     isInteractive: () => interactive,
     notice: (line) => printer.notice(line),
   }).install()
+  // On a terminal, Ctrl+C is read as a key for the query's duration, so the
+  // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
+  const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
 
   let interactiveDeps: TurnDeps['interactive']
   if (interactive) {
@@ -250,6 +253,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
   // to commit what it has, then releases the conversation.
   router.onShutdown(async () => {
     await turn.catch(() => {})
+    keyReader?.stop()
     await release().catch(() => {})
     printer.close()
   })
@@ -291,6 +295,7 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     code = 1
   } finally {
     if (!router.shuttingDown) {
+      keyReader?.stop()
       await release().catch(() => {})
       router.uninstall()
       await printer.flush()
