@@ -3,12 +3,19 @@
 // keeps the client waiting (keep-alive comments and an empty delta first),
 // and a tool that takes its time.
 import {expect} from 'chai'
+import {spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {runJp} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {JpRun, type Redirect} from '../fixtures/e2e/interrupt-run.js'
+import {ROOT} from '../helpers/cli.js'
+import {ConversationStore} from '../../src/lib/conversation/store.js'
+import {findWorkspace} from '../../src/lib/conversation/workspace.js'
+
+const HOLDER = join(ROOT, 'test/conversation/fixtures/store-child.ts')
 
 const STATUS = /⏱ Waiting… (\d+\.\d)s/
 
@@ -119,5 +126,27 @@ describe('e2e: the status line while waiting', function () {
     expect(res.code, r.term.screenText()).to.equal(0)
     expect(r.term.screenText()).to.include('rested')
     expect(r.term.screenText()).not.to.include('⏱')
+  })
+
+  it('a countdown while another jp holds the conversation, cleared once the lock is ours', async () => {
+    server = await startWaitingServer([openaiText(['first']), openaiText(['second'])], 0)
+    run = new JpRun({baseUrl: server.baseUrl})
+    const sb = run.sb
+    expect((await runJp(['init', '--yes'], {sandbox: sb})).code).to.equal(0)
+    expect((await runJp(['query', 'one'], {sandbox: sb})).code).to.equal(0)
+    const id = (await new ConversationStore(await findWorkspace({cwd: sb.cwd, env: sb.env}), {env: sb.env}).activeId())!
+    const holder = spawn(process.execPath, ['--import', 'tsx', HOLDER, 'hold', sb.cwd, id], {cwd: ROOT, env: sb.env, stdio: ['pipe', 'pipe', 'inherit']})
+    try {
+      await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()))
+      const r = await run.start('two')
+      await r.term.waitFor(() => /⏱ Conversation in use by another jp, waiting… \d+\.\ds \(\d+\.\ds left\)/.test(r.term.screenText()), 'the lock countdown')
+      holder.stdin.write('release\n')
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(0)
+      expect(r.term.screenText()).to.include('second')
+      expect(r.term.screenText()).not.to.include('⏱')
+    } finally {
+      holder.kill()
+    }
   })
 })

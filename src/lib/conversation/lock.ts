@@ -115,15 +115,19 @@ export const WRITER_LOCK_WAIT_MS = 3000
 export async function acquireLock(
   path: string,
   conversationId: string,
-  opts: {waitMs?: number; pollMs?: number} = {},
+  opts: {waitMs?: number; pollMs?: number; onWait?: (deadline: number) => void} = {},
 ): Promise<() => Promise<void>> {
   const deadline = Date.now() + (opts.waitMs ?? 0)
   const poll = opts.pollMs ?? 100
+  let waiting = false
   for (;;) {
     if (await tryCreate(path)) break
     const info = await readInfo(path)
     if (await takeOverStale(path, info)) continue
     if (Date.now() >= deadline) throw new ConversationLockedError(conversationId, info?.pid)
+    // Someone else holds it: say so once (the status line's countdown).
+    if (!waiting) opts.onWait?.(deadline)
+    waiting = true
     await sleep(Math.min(poll, Math.max(1, deadline - Date.now())))
   }
   held.add(path)

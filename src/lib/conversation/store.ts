@@ -256,9 +256,9 @@ export class ConversationStore {
    * process waits up to `waitMs`, then gets ConversationLockedError naming the
    * conversation and the holder pid. Resolves to the release function.
    */
-  async lock(id: string, opts: {waitMs?: number} = {}): Promise<() => Promise<void>> {
+  async lock(id: string, opts: {waitMs?: number; onWait?: (deadline: number) => void} = {}): Promise<() => Promise<void>> {
     const p = await this.mustExist(id)
-    return acquireLock(join(p.dir, '.lock'), id, {waitMs: opts.waitMs ?? 0})
+    return acquireLock(join(p.dir, '.lock'), id, {waitMs: opts.waitMs ?? 0, onWait: opts.onWait})
   }
 }
 

@@ -151,11 +151,20 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     host.fail(error)
   }
   let release: () => Promise<void>
+  let stopLockWait = () => {}
   try {
-    release = await store.lock(id, {waitMs: WRITER_LOCK_WAIT_MS})
+    release = await store.lock(id, {
+      waitMs: WRITER_LOCK_WAIT_MS,
+      // Another jp is writing this conversation: a countdown on the status line.
+      onWait: (deadline) => {
+        stopLockWait = printer.startStatus('Conversation in use by another jp, waiting', () => ` (${secondsLeft(deadline)}s left)`)
+      },
+    })
   } catch (error) {
+    stopLockWait()
     host.fail(error)
   }
+  stopLockWait()
 
   let conversation: Awaited<ReturnType<ConversationStore['load']>>
   try {
@@ -331,4 +340,8 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString('utf8')
+}
+
+function secondsLeft(deadline: number): string {
+  return (Math.max(0, deadline - Date.now()) / 1000).toFixed(1)
 }
