@@ -2,12 +2,15 @@
 // (TMPDIR, which os.tmpdir() and every child process read), and the run
 // fails if a test left anything in it. Shared /tmp cannot be checked this
 // way (other runs use it at the same time); a private one can.
-import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
+import {chmodSync, mkdtempSync, readdirSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 const outer = tmpdir()
 const dir = mkdtempSync(join(outer, 'jp-test-run-'))
+// Searchable by others (not listable): the fault tests run jp as `nobody` on
+// a sandbox inside it, as they did under the shared /tmp.
+chmodSync(dir, 0o711)
 process.env.TMPDIR = dir
 
 /** tsx's compile cache, made by the loader rather than by a test. */
