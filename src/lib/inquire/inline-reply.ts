@@ -86,7 +86,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   const ended = useRef(false)
   /** An open-editor outcome hands the text on; it is not a draft to remember. */
   const keepDraft = useRef(true)
-  const theme = makeTheme(replyTheme, config.theme)
+  const [theme] = useState(() => makeTheme(replyTheme, config.theme))
   const prefix = usePrefix({status, theme})
   const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
 
