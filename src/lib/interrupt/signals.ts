@@ -187,10 +187,10 @@ export class SignalRouter {
    * escalation). Resolves when the process is about to exit; returns the
    * running shutdown if one already started.
    */
-  shutdown(exitCode: number = SIGNAL_EXIT_CODES.SIGINT): Promise<void> {
+  shutdown(exitCode: number = SIGNAL_EXIT_CODES.SIGINT, options: {quiet?: boolean} = {}): Promise<void> {
     if (this.shutdownPromise) return this.shutdownPromise
     this.policy.markShuttingDown()
-    this.notice(shutdownNotice(this.shutdownTimeoutMs))
+    if (!options.quiet) this.notice(shutdownNotice(this.shutdownTimeoutMs))
     return this.runShutdown({cause: 'request', exitCode})
   }
 

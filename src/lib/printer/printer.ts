@@ -76,10 +76,30 @@ class Channel {
     private readonly onBeforeWrite: () => void,
     /** The stream is the terminal a prompt may be open on. */
     private readonly onTerminal = false,
-  ) {}
+  ) {
+    // A reader that went away (`| head -n 1`: EPIPE) must neither crash jp
+    // nor leave the stream loop waiting for a 'drain' that never comes.
+    stream.on?.('error', (error: NodeJS.ErrnoException) => this.close(error))
+  }
+
+  /** Set once the stream failed (its reader went away); later writes are dropped. */
+  closed: NodeJS.ErrnoException | undefined
+  /** Told once when the stream fails. */
+  onClosed: ((error: NodeJS.ErrnoException) => void) | undefined
+
+  private close(error: NodeJS.ErrnoException): void {
+    if (this.closed) return
+    this.closed = error
+    this.pending = ''
+    this.blocked = false
+    const waiters = this.drainWaiters
+    this.drainWaiters = []
+    for (const w of waiters) w()
+    this.onClosed?.(error)
+  }
 
   write(text: string): void {
-    if (text === '') return
+    if (text === '' || this.closed) return
     this.onBeforeWrite()
     this.pending += text
     this.atLineStart = text.charCodeAt(text.length - 1) === 10
@@ -96,7 +116,7 @@ class Channel {
       clearImmediate(this.scheduled)
       this.scheduled = undefined
     }
-    if (this.pending.length === 0) return
+    if (this.pending.length === 0 || this.closed) return
     const data = this.pending
     this.pending = ''
     let done!: () => void
@@ -132,7 +152,7 @@ class Channel {
 
   /** Resolves once the stream has drained (immediately if not blocked). */
   drained(): Promise<void> {
-    if (!this.blocked) return Promise.resolve()
+    if (!this.blocked || this.closed) return Promise.resolve()
     return new Promise((resolve) => this.drainWaiters.push(resolve))
   }
 
@@ -296,6 +316,15 @@ export class Printer {
   promptWriter(): NodeJS.WritableStream | undefined {
     if (this.promptStream === undefined) this.promptStream = this.openPromptWriterImpl() ?? null
     return this.promptStream ?? undefined
+  }
+
+  /**
+   * `fn` runs once if stdout fails (its reader went away: `| head -n 1`).
+   * From then on stdout output is dropped and never blocks.
+   */
+  onStdoutClosed(fn: (error: NodeJS.ErrnoException) => void): void {
+    this.out.onClosed = fn
+    if (this.out.closed) fn(this.out.closed)
   }
 
   /** Closes the prompt writer if it was opened. */

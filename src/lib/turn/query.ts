@@ -14,6 +14,9 @@ import {WRITER_LOCK_WAIT_MS} from '../conversation/lock.js'
 import {errorLine, errorMessage} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 
+/** stdout closed by its reader: 128 + SIGPIPE, as shells report a producer cut off. */
+export const STDOUT_CLOSED_EXIT = 141
+
 export interface QueryOptions {
   words: string[]
   newConversation: boolean
@@ -184,6 +187,10 @@ export async function runQuery(opts: QueryOptions, host: QueryHost): Promise<num
     isInteractive: () => interactive,
     notice: (line) => printer.notice(line),
   }).install()
+  // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
+  // the answer, so stop it the graceful way (what arrived is saved) and exit
+  // as a producer cut off by SIGPIPE does, quietly.
+  printer.onStdoutClosed(() => void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true}))
   // On a terminal, Ctrl+C is read as a key for the query's duration, so the
   // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
   const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
