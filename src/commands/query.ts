@@ -25,27 +25,27 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
 
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Query)
-    const {runQuery} = await import('../lib/turn/query.js')
-    const code = await runQuery(
-      {
-        words: argv as string[],
-        newConversation: flags.new,
-        id: flags.id,
-        model: flags.model,
-        tools: flags.tool ?? [],
-        noTools: flags['no-tool'] ?? [],
-        edit: flags.edit,
-        noEdit: flags['no-edit'],
-        format: this.format(),
-      },
-      {
-        store: () => this.store(),
-        workspace: () => this.workspace(),
-        loadConfig: (opts) => this.loadConfig(opts),
-        editorBackend: (editorConfig) => this.editorBackend(editorConfig),
-        fail: (e) => this.fail(e),
-      },
-    )
+    const {runQuery, isQueryError} = await import('../lib/query/pipeline.js')
+    const options = {
+      words: argv as string[],
+      newConversation: flags.new,
+      id: flags.id,
+      model: flags.model,
+      tools: flags.tool ?? [],
+      noTools: flags['no-tool'] ?? [],
+      edit: flags.edit,
+      noEdit: flags['no-edit'],
+      format: this.format(),
+    }
+    const context = {workspace: await this.workspace(), store: await this.store(), cfgArgs: this.cfgArgs(), oclif: this.config}
+    let code: number
+    try {
+      code = await runQuery(options, context)
+    } catch (error) {
+      // The library reports what the user must fix as a QueryError; only here does it become an exit.
+      if (isQueryError(error)) this.fail(error, error.exitCode)
+      throw error
+    }
     if (code !== 0) this.exit(code)
   }
 }

@@ -18,7 +18,7 @@ import {
   RUN_SKIPPED_BY_CONFIG,
 } from '../../src/lib/tool/coordinator.js'
 import {PERMISSION_OPTIONS, RESULT_OPTIONS, SKIP_REASON_PLACEHOLDER, SKIP_REASON_PROMPT} from '../../src/lib/tool/prompter.js'
-import {CANCELLED_NOTICE, EMPTY_QUERY_NOTICE} from '../../src/lib/query/run.js'
+import {CANCELLED_NOTICE, EMPTY_QUERY_NOTICE} from '../../src/lib/query/compose-step.js'
 import {CUT_MARKER} from '../../src/lib/query/document.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -74,6 +74,11 @@ export abstract class JpCommand extends Command {
     return out
   }
 
+  /** The `--cfg` arguments, in command-line order. */
+  protected cfgArgs(): string[] {
+    return this.globals.cfg ?? []
+  }
+
   protected format(): OutputFormat {
     return this.globals.format === 'json' ? 'json' : 'text'
   }
@@ -108,32 +113,12 @@ export abstract class JpCommand extends Command {
 
   /** The merged config. With `conversationId`, that conversation's base config and deltas are a layer. */
   protected async loadConfig(opts: {conversationId?: string} = {}): Promise<Config> {
-    const ws = await this.workspace()
-    const {loadConfig} = await import('../config/load.js')
+    const workspace = await this.workspace()
+    const store = opts.conversationId ? await this.store() : undefined
+    const {loadWorkspaceConfig} = await import('../conversation/config.js')
     try {
-      let conversationConfig: unknown
-      let conversationConfigSource: string | undefined
-      if (opts.conversationId) {
-        const store = await this.store()
-        const {conversationConfig: fold} = await import('../conversation/store.js')
-        const conv = await store.load(opts.conversationId)
-        conversationConfig = await fold(store, conv)
-        conversationConfigSource = store.paths(conv.id).baseConfig
-      }
-      // The default workspace lives in the user's own data dir: trusted.
-      const {isTrusted} = await import('../config/trust-store.js')
-      const trusted = ws.isDefault || (await isTrusted(ws.root, process.env))
-      const {untrustedNotice} = trusted ? {untrustedNotice: undefined} : await import('../config/trust.js')
-      return await loadConfig({
-        cwd: process.cwd(),
-        workspaceRoot: ws.isDefault ? undefined : ws.root,
-        conversationConfig,
-        conversationConfigSource,
-        cfgArgs: this.globals.cfg ?? [],
-        env: process.env,
-        workspaceTrusted: trusted,
-        onIgnoredKeys: (keys) => untrustedNotice && this.say(untrustedNotice(ws.root, keys)),
-      })
+      const notice = (line: string) => this.say(line)
+      return await loadWorkspaceConfig({workspace, store, ...opts, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice})
     } catch (e) {
       this.fail(e)
     }
@@ -155,12 +140,12 @@ export abstract class JpCommand extends Command {
 
   /**
    * Reports `e` (an Error or a message) as exactly one line on stderr,
-   * `Error: ...`, and exits 1. oclif's own `this.error` wraps long messages
-   * at the terminal width, which breaks the one-line contract and grep.
+   * `Error: ...`, and exits with `code` (1). oclif's own `this.error` wraps
+   * long messages at the terminal width, which breaks the one-line contract and grep.
    */
-  protected fail(e: unknown): never {
+  protected fail(e: unknown, code = 1): never {
     process.stderr.write(`Error: ${sanitizeUntrusted(errorLine(e))}\n`)
-    this.exit(1)
+    this.exit(code)
   }
 
   /**

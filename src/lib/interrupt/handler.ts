@@ -6,6 +6,7 @@ import type {ComposeInEditor, EditMode, InterruptSection} from '../config/types.
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
 import {composeText} from '../compose/compose.js'
+import type {ToolInterruptAction} from '../tool/coordinator.js'
 import type {ComposeDeps} from '../compose/inline.js'
 import {errorMessage} from '../text/one-line.js'
 
@@ -23,17 +24,8 @@ export type StreamingInterruptAction =
   /** Ctrl+C at the menu: graceful shutdown. */
   | {type: 'escalate'}
 
-export type ToolInterruptAction =
-  /** Keep waiting for the tool. */
-  | {type: 'continue'}
-  /** Kill the tool and run it again. */
-  | {type: 'restart'}
-  /** Kill the tool, record the cancellation response, end the turn. */
-  | {type: 'stop'}
-  /** Kill the tool and record `content` as its response. */
-  | {type: 'respond'; content: string}
-  /** Ctrl+C at the menu: graceful shutdown. */
-  | {type: 'escalate'}
+// The tool coordinator defines what it needs from a tool-run Ctrl+C; this module answers it.
+export type {ToolInterruptAction} from '../tool/coordinator.js'
 
 /** A press between turn phases (persisting, between two tool calls). */
 export type TurnInterruptAction = {type: 'continue'} | {type: 'stop'} | {type: 'escalate'}

@@ -4,7 +4,6 @@
 // cancellation or error — so the next request is always valid. The runner,
 // the signal router and the prompts are injected.
 import type {ToolConfig} from '../config/types.js'
-import type {ToolInterruptAction} from '../interrupt/handler.js'
 import type {RememberedDecision, TurnToolDecisions} from './decisions.js'
 import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments} from './prompter.js'
 import {defaultCancellationResponse, resolveToolConfig, type ResolvedToolConfig} from './resolve.js'
@@ -51,6 +50,19 @@ export interface ToolPermissionPrompter {
   promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run']): Promise<PermissionResult>
   reviewResult(name: string, content: string, mode: ResolvedToolConfig['result']): Promise<ResultReview>
 }
+
+/** What a Ctrl+C while a tool runs turns into (answered by the interrupt handler's tool menu). */
+export type ToolInterruptAction =
+  /** Keep waiting for the tool. */
+  | {type: 'continue'}
+  /** Kill the tool and run it again. */
+  | {type: 'restart'}
+  /** Kill the tool, record the cancellation response, end the turn. */
+  | {type: 'stop'}
+  /** Kill the tool and record `content` as its response. */
+  | {type: 'respond'; content: string}
+  /** Ctrl+C at the menu: graceful shutdown. */
+  | {type: 'escalate'}
 
 export interface ToolInterruptPrompter {
   handleToolInterrupt(cancellationResponse: string): Promise<ToolInterruptAction>

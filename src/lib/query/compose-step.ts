@@ -1,7 +1,9 @@
-// The shell around `composeQuery` for `jp query`: picks the draft path,
-// gathers the history, reports the outcome on stderr, and hands the turn a
-// handle on the draft (moved to a new conversation's path, removed only once
-// the turn succeeded).
+// The compose step of `jp query`: the query text as given, or composed in
+// the editor (SPEC §9) when asked for or when nothing was given on a
+// terminal. The shell around `composeQuery` picks the draft path, gathers the
+// history, reports the outcome on stderr, and hands the turn a handle on the
+// draft (moved to a new conversation's path, removed only once the turn
+// succeeded).
 import type {EditorConfig} from '../config/editor.js'
 import type {Config} from '../config/types.js'
 import type {ConversationStore} from '../conversation/store.js'
@@ -10,6 +12,7 @@ import type {EditorBackend} from '../editor/types.js'
 import {noEditorMessage} from '../conversation/edit.js'
 import {queryModelId} from '../config/defaults.js'
 import {adoptDraft, composeQuery, discardDraft} from './compose.js'
+import {QueryError, userFacing} from './errors.js'
 
 export const EMPTY_QUERY_NOTICE = 'Query is empty, ignoring.'
 export const CANCELLED_NOTICE = 'The editor was cancelled; nothing was sent.'
@@ -42,7 +45,6 @@ export interface ComposeInEditorOptions {
   config: Config
   modelFlag?: string
   printer: {notice(line: string): void; flush?(): Promise<void>}
-  fail(error: unknown): never
   /**
    * On a terminal the query is composed by `query.compose_in_editor` (inline
    * first by default); without one only the editor can compose it.
@@ -52,18 +54,17 @@ export interface ComposeInEditorOptions {
 
 export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
   const noEditor = `${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`
-  if (!opts.editor && !opts.terminal) opts.fail(noEditor)
+  if (!opts.editor && !opts.terminal) throw new QueryError(noEditor)
   const draftPath = opts.store.draftPath(opts.id ?? null)
   const events = opts.id ? (await opts.store.load(opts.id)).events : undefined
   const modelId = queryModelId(opts.modelFlag, opts.config)
   const cwd = await editorCwd(opts.workspace.root)
 
-  let result: Awaited<ReturnType<typeof composeQuery>> | {type: 'cancelled'; inline?: boolean}
-  try {
+  const result: Awaited<ReturnType<typeof composeQuery>> | {type: 'cancelled'; inline?: boolean} = await userFacing(async () => {
     if (opts.terminal) {
       const {composeOnTerminal} = await import('./surface.js')
       const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
-      result = await composeOnTerminal({
+      return composeOnTerminal({
         backend: new TerminalPromptBackend(),
         editor: opts.editor,
         noEditorReason: noEditorMessage(opts.editorConfig.envs),
@@ -82,12 +83,9 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
           await opts.printer.flush?.()
         },
       })
-    } else {
-      result = await composeQuery({editor: opts.editor!, draftPath, cwd, seed: opts.query, config: opts.config, modelId, events})
     }
-  } catch (error) {
-    opts.fail(error)
-  }
+    return composeQuery({editor: opts.editor!, draftPath, cwd, seed: opts.query, config: opts.config, modelId, events})
+  })
 
   if (result.type === 'empty') {
     opts.printer.notice(EMPTY_QUERY_NOTICE)
@@ -130,4 +128,40 @@ async function editorCwd(root: string): Promise<string> {
     // not created yet
   }
   return process.cwd()
+}
+
+export interface QueryTextOptions extends Omit<ComposeInEditorOptions, 'modelFlag'> {
+  flags: {edit: boolean; noEdit: boolean; model?: string}
+  /** Whether a terminal is there to run the editor on. */
+  interactive: boolean
+}
+
+/** The text to send, with its draft and the `--model` still in force; `nothing` when the editor sent nothing. */
+export type QueryText = {type: 'send'; text: string; draft?: DraftHandle; modelFlag?: string} | {type: 'nothing'}
+
+/**
+ * The compose step: the editor opens with `-e`, or on a terminal when no
+ * query was given (not with `-E`). A model set in the edited config block
+ * overrides `--model`. An empty query is a QueryError saying how to give one.
+ */
+export async function composeQueryText(opts: QueryTextOptions): Promise<QueryText> {
+  let text = opts.query
+  let draft: DraftHandle | undefined
+  let modelFlag = opts.flags.model
+  if (opts.flags.edit || (text === '' && opts.interactive && !opts.flags.noEdit)) {
+    const terminal = opts.interactive ? {preferEditor: opts.flags.edit} : undefined
+    const composed = await composeInEditor({...opts, modelFlag, terminal})
+    if (composed.type !== 'query') return {type: 'nothing'}
+    text = composed.text
+    draft = composed.draft
+    if (composed.setsModel) modelFlag = undefined
+  }
+  if (text === '') {
+    throw new QueryError(
+      opts.interactive
+        ? 'no query given: pass it as arguments or on stdin (without -E, jp opens your editor to compose it)'
+        : 'no query given: pass it as arguments or pipe it on stdin (no terminal to compose it in an editor)',
+    )
+  }
+  return {type: 'send', text, draft, modelFlag}
 }

@@ -1,0 +1,89 @@
+// The conversation steps of `jp query`: which conversation the query goes to
+// (before the config is loaded, since its stored config is a layer), and
+// opening it for the turn once the query text is known: created when new,
+// made active, locked, titled.
+import type {ConversationEvent} from '../conversation/events.js'
+import {event} from '../conversation/events.js'
+import {WRITER_LOCK_WAIT_MS} from '../conversation/lock.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Printer} from '../printer/printer.js'
+import {QueryError, userFacing} from './errors.js'
+
+/** The conversation named by `--id`, else (without `--new`) the active one; undefined: a new one. */
+export async function resolveConversation(
+  store: ConversationStore,
+  flags: {id?: string; newConversation: boolean},
+): Promise<string | undefined> {
+  if (flags.id !== undefined) {
+    // An empty --id (e.g. an unset shell variable) must not quietly continue the active conversation.
+    if (flags.id.trim() === '') throw new QueryError("--id: the conversation id is empty (see 'jp conversation ls')")
+    if (!(await store.exists(flags.id))) throw new QueryError(`no conversation with id '${flags.id}' (see 'jp conversation ls')`)
+    return flags.id
+  }
+  return flags.newConversation ? undefined : store.activeId()
+}
+
+/** What the composed query brings to the conversation: its draft file and an edited config block. */
+export interface DraftLink {
+  adopt(id: string): Promise<void>
+  delta?: Record<string, unknown>
+}
+
+export interface OpenConversation {
+  id: string
+  /** The stored events; the turn appends to them in place. */
+  events: ConversationEvent[]
+  release(): Promise<void>
+}
+
+/**
+ * Creates the conversation when `id` is undefined, moves a new
+ * conversation's draft to it, makes it active, takes its lock and loads it.
+ * Storage failures (read-only directory, full disk) and a held lock are
+ * QueryErrors: one line, not a stack.
+ */
+export async function openConversation(
+  store: ConversationStore,
+  id: string | undefined,
+  query: string,
+  draft: DraftLink | undefined,
+  status?: Pick<Printer, 'startStatus'>,
+): Promise<OpenConversation> {
+  const conversationId = await userFacing(async () => {
+    const created = id ?? (await store.create({title: titleFrom(query)}))
+    await draft?.adopt(created)
+    await store.setActive(created)
+    return created
+  })
+  let stopLockWait = () => {}
+  const lock = store.lock(conversationId, {
+    waitMs: WRITER_LOCK_WAIT_MS,
+    // Another jp is writing this conversation: a countdown on the status line.
+    onWait: (deadline) => {
+      if (status) stopLockWait = status.startStatus('Conversation in use by another jp, waiting', () => ` (${secondsLeft(deadline)}s left)`)
+    },
+  })
+  const release = await userFacing(() => lock).finally(() => stopLockWait())
+  try {
+    const conversation = await userFacing(() => store.load(conversationId))
+    if (!conversation.metadata.title) {
+      await userFacing(() => store.saveMetadata(conversationId, {...conversation.metadata, title: titleFrom(query)}))
+    }
+    const events = conversation.events
+    if (draft?.delta) events.push(event.configDelta(draft.delta))
+    return {id: conversationId, events, release}
+  } catch (error) {
+    await release().catch(() => {})
+    throw error
+  }
+}
+
+function secondsLeft(deadline: number): string {
+  return (Math.max(0, deadline - Date.now()) / 1000).toFixed(1)
+}
+
+/** A conversation's title: the query's first non-blank line, at most 60 characters. */
+export function titleFrom(query: string): string {
+  const line = query.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
+}

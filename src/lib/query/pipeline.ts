@@ -1,0 +1,93 @@
+// `jp query` as a pipeline of named steps: read the input, resolve the
+// conversation, load the config, compose the text, open the conversation,
+// build the turn, run it and report. Each step throws a QueryError (with its
+// exit code) for what the user must fix; the command alone turns it into an
+// exit. The command imports this module lazily, so everything a query needs
+// loads here once and `jp --help` loads none of it.
+import type {Config as OclifConfig} from '@oclif/core'
+import {EditorConfig} from '../config/editor.js'
+import {loadWorkspaceConfig} from '../conversation/config.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Workspace} from '../conversation/workspace.js'
+import {buildEditorBackendWithPlugins} from '../editor/build.js'
+import type {EditorBackend} from '../editor/types.js'
+import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
+import {runTurn} from '../turn/turn-loop.js'
+import {composeQueryText} from './compose-step.js'
+import {openConversation, resolveConversation} from './conversation.js'
+import {userFacing} from './errors.js'
+import {readQueryText} from './input.js'
+import {settleTurn} from './report.js'
+import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
+
+export {isQueryError, QueryError} from './errors.js'
+
+/** The flags of `jp query`. */
+export interface QueryOptions {
+  words: string[]
+  newConversation: boolean
+  id?: string
+  model?: string
+  tools: string[]
+  noTools: string[]
+  edit: boolean
+  noEdit: boolean
+  format: OutputFormat
+}
+
+/** Where the query runs: the command's workspace and store, its `--cfg` layers, and oclif's config (for plugin editor backends). */
+export interface QueryContext {
+  workspace: Workspace
+  store: ConversationStore
+  cfgArgs: readonly string[]
+  oclif: OclifConfig
+}
+
+/** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
+export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<number> {
+  const given = await readQueryText(opts.words)
+  const {store, workspace} = ctx
+  const id = await resolveConversation(store, opts)
+  // A broken config stops everything before any work is done.
+  const config = await userFacing(() =>
+    loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
+  )
+  const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  const interactive = printer.hasTty()
+  const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
+  const editor = await openEditor(editorConfig, ctx.oclif)
+
+  const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
+  const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer})
+  if (text.type === 'nothing') {
+    await printer.flush()
+    printer.close()
+    return 0
+  }
+
+  const model = await chooseModel(text.modelFlag, config, printer)
+  const enabledTools = await chooseTools(config, opts)
+  const conversation = await openConversation(store, id, text.text, text.draft, printer)
+  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor})
+  return settleTurn(runTurn(text.text, deps), {
+    conversationId: conversation.id,
+    query: text.text,
+    draft: text.draft,
+    draftPath: store.draftPath(conversation.id),
+    release: conversation.release,
+    router,
+    printer,
+    keyReader,
+  })
+}
+
+/** One line of chrome on stderr before the printer exists; it may quote workspace paths and keys. */
+function say(line: string): void {
+  process.stderr.write(sanitizeUntrusted(line) + '\n')
+}
+
+/** The configured editor backend (plugins consulted when `editor.backend` names theirs); a bad name is a QueryError. */
+function openEditor(editorConfig: EditorConfig, oclif: OclifConfig): Promise<EditorBackend | undefined> {
+  return userFacing(() => buildEditorBackendWithPlugins(editorConfig, oclif, {warn: (line) => process.stderr.write(line + '\n')}))
+}

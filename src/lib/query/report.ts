@@ -1,0 +1,81 @@
+// The run-and-report steps of `jp query`: waits for the turn, says on stderr
+// what became of a failed one, keeps or removes the draft, maps the outcome
+// to an exit code, and releases the conversation, the router and the
+// printer, also when a graceful shutdown ends the process first.
+import type {SignalRouter} from '../interrupt/signals.js'
+import type {Printer} from '../printer/printer.js'
+import {errorLine, errorMessage} from '../text/one-line.js'
+import type {TurnOutcome} from '../turn/turn-loop.js'
+import {discardSentDraft, keepUnsentQuery} from './compose.js'
+
+export interface ReportOptions {
+  conversationId: string
+  query: string
+  /** The editor-composed query's draft; undefined when the query came from the command line. */
+  draft: {discard(): Promise<void>} | undefined
+  /** Where this conversation's draft lives (`QUERY_MESSAGE.md`). */
+  draftPath: string
+  release(): Promise<void>
+  router: SignalRouter
+  printer: Printer
+  keyReader?: {stop(): void}
+}
+
+/** Settles the turn: the exit code (0 done or stopped, 1 failed, 130 aborted or shut down). */
+export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions): Promise<number> {
+  const {router, printer} = opts
+  // A graceful shutdown (second Ctrl+C, SIGTERM, SIGHUP) waits for the turn
+  // to commit what it has, then releases the conversation.
+  router.onShutdown(async () => {
+    await turn.catch(() => {})
+    opts.keyReader?.stop()
+    await opts.release().catch(() => {})
+    printer.close()
+  })
+  try {
+    const outcome = await turn
+    if (outcome.type === 'shutdown') {
+      await router.shutdown()
+      return 130
+    }
+    return await report(outcome, opts)
+  } catch (error) {
+    // The turn itself failed (e.g. events.json could not be written): one line.
+    printer.error(`Error: ${errorLine(error)}`)
+    return 1
+  } finally {
+    if (!router.shuttingDown) {
+      opts.keyReader?.stop()
+      await opts.release().catch(() => {})
+      router.uninstall()
+      await printer.flush()
+      printer.close()
+    }
+  }
+}
+
+async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {
+  const {printer, draft, conversationId} = opts
+  switch (outcome.type) {
+    case 'done':
+    case 'stopped':
+      await draft?.discard()
+      // A query kept as the draft by an earlier failure is answered now.
+      if (!draft) await discardSentDraft(opts.draftPath, opts.query)
+      return 0
+    case 'aborted':
+      return 130
+    case 'failed':
+      printer.error(`Error: ${errorMessage(outcome.error)}`)
+      if (outcome.saved === 'nothing') {
+        // Nothing stored to send twice; the text waits in the draft (an editor-composed one is there already).
+        if (!draft) await keepUnsentQuery(opts.draftPath, outcome.unsent ?? opts.query)
+        printer.notice(`Nothing was answered, so nothing was saved; your query is kept as the draft: 'jp query' opens it to retry.`)
+      } else if (outcome.saved === 'partial') {
+        printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)
+      } else {
+        printer.notice(`The turn so far is saved in conversation ${conversationId}; run 'jp query' again to continue.`)
+      }
+      return 1
+  }
+}

@@ -1,0 +1,145 @@
+// The build-turn step of `jp query`: the model, the enabled tools, the
+// signal router, and on a terminal the prompts (interrupt menus, tool
+// prompts, the ladder's fallback menu), wired into the turn loop's deps.
+import type {Config} from '../config/types.js'
+import {FALLBACK_MODEL_ID, queryModelId} from '../config/defaults.js'
+import type {ConversationStore} from '../conversation/store.js'
+import type {Workspace} from '../conversation/workspace.js'
+import type {EditorBackend} from '../editor/types.js'
+import {SignalRouter} from '../interrupt/signals.js'
+import {resolveModel, type ResolvedModel} from '../llm/index.js'
+import type {Printer} from '../printer/printer.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
+import {runLocalTool} from '../tool/runner.js'
+import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
+import type {TurnDeps} from '../turn/turn-loop.js'
+import type {OpenConversation} from './conversation.js'
+import {userFacing} from './errors.js'
+
+/** stdout closed by its reader: 128 + SIGPIPE, as shells report a producer cut off. */
+export const STDOUT_CLOSED_EXIT = 141
+
+/** The model the query runs on; says so on stderr when it is the offline fallback. A bad id or a missing key is a QueryError. */
+export async function chooseModel(modelFlag: string | undefined, config: Config, printer: Printer): Promise<ResolvedModel> {
+  if (modelFlag === undefined && !config.assistant.model.id?.trim()) {
+    printer.notice(`No model configured; using the built-in offline model ${FALLBACK_MODEL_ID} (set assistant.model.id, see README).`)
+  }
+  const id = queryModelId(modelFlag, config)
+  return userFacing(() => resolveModel(id, config.providers.llm, process.env, config.assistant.model.parameters))
+}
+
+/** The tools enabled for this query (`-t`/`-T` over each tool's `enable`); an unknown name is a QueryError. */
+export function chooseTools(config: Config, flags: {tools: string[]; noTools: string[]}): Promise<Set<string>> {
+  return userFacing(() => enabledToolNames(config.conversation.tools, {explicit: flags.tools, disabled: flags.noTools}))
+}
+
+export interface TurnSetupOptions {
+  config: Config
+  model: ResolvedModel
+  enabledTools: Set<string>
+  /** The tools named with `-t` (consent to run them without a terminal). */
+  explicitTools: string[]
+  conversation: OpenConversation
+  store: ConversationStore
+  workspace: Workspace
+  printer: Printer
+  editor: EditorBackend | undefined
+}
+
+export interface TurnSetup {
+  deps: TurnDeps
+  router: SignalRouter
+  /** On a terminal, the reader of Ctrl+C as a key; stopped once the turn is settled. */
+  keyReader?: {stop(): void}
+}
+
+/** Installs the signal router (and on a terminal the Ctrl+C key reader) and builds the turn loop's deps around it. */
+export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
+  const {config, printer, conversation} = opts
+  const interactive = printer.hasTty()
+  const router = new SignalRouter({
+    escalationCooldownSecs: config.interrupt.escalation_cooldown_secs,
+    isInteractive: () => interactive,
+    notice: (line) => printer.notice(line),
+  }).install()
+  // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
+  // the answer, so stop it the graceful way (what arrived is saved) and exit
+  // as a producer cut off by SIGPIPE does, quietly.
+  printer.onStdoutClosed(() => void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true}))
+  // On a terminal, Ctrl+C is read as a key for the query's duration, so the
+  // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
+  const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
+  const toolConfigs = config.conversation.tools
+  const deps: TurnDeps = {
+    provider: opts.model.provider,
+    model: opts.model.model,
+    system: config.assistant.system_prompt,
+    reasoning: config.assistant.model.parameters?.reasoning,
+    maxTokens: config.assistant.model.parameters?.max_tokens,
+    temperature: config.assistant.model.parameters?.temperature,
+    tools: toolDefinitions(toolConfigs, opts.enabledTools),
+    toolConfigs,
+    enabledTools: opts.enabledTools,
+    explicitTools: new Set(opts.explicitTools),
+    runTool: async (call, args, signal) => {
+      const command = toolConfigs[call.name]?.command
+      if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
+      const result = await runLocalTool({
+        name: call.name,
+        command,
+        arguments: args,
+        cwd: opts.workspace.root,
+        signal: AbortSignal.any([signal, router.shutdownSignal]),
+      })
+      return {content: result.content, isError: result.isError}
+    },
+    events: conversation.events,
+    persist: async () => {
+      await opts.store.saveEvents(conversation.id, conversation.events)
+    },
+    printer,
+    router,
+    interactive: interactive ? await terminalPrompts(opts, router) : undefined,
+  }
+  return {deps, router, keyReader}
+}
+
+/** The prompts a terminal gets; the prompt modules load only here. */
+async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Promise<TurnDeps['interactive']> {
+  const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {pushFallbackMenu}, {replyDraft}] = await Promise.all([
+    import('../inquire/terminal-backend.js'),
+    import('../interrupt/handler.js'),
+    import('../tool/prompter.js'),
+    import('../interrupt/gate.js'),
+    import('../compose/typed-draft.js'),
+  ])
+  const {config, printer, editor} = opts
+  // Graceful shutdown closes any open prompt (restoring the terminal) and
+  // refuses new ones, so no menu outlives the turn.
+  const backend = new TerminalPromptBackend({context: {signal: router.shutdownSignal}})
+  const editMode = config.editor.inline.edit_mode
+  const notice = (line: string) => printer.warn(line)
+  // What was typed at a reply prompt of a run that died comes back first on Up.
+  const replies = replyDraft(opts.store.draftPath(opts.conversation.id))
+  const interrupts = new InterruptHandler({
+    backend,
+    editor,
+    config: config.interrupt,
+    editMode,
+    notice,
+    history: () => [...replyHistory(opts.conversation.events), ...replies.unsent()],
+    typedDraft: replies.sink,
+    onMenuAnswered: () => router.resetLadder(),
+    onEscalate: () => void router.shutdown(),
+  })
+  const print = (text: string) => printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
+  // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
+  // up after the turn) opens the fallback menu.
+  pushFallbackMenu({router, interrupts})
+  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print})}
+}
+
+/** Earlier user messages of the conversation, oldest first: the reply history. */
+function replyHistory(events: readonly {type: string; content?: unknown}[]): string[] {
+  return events.filter((e) => e.type === 'chat_request' && typeof e.content === 'string').map((e) => e.content as string)
+}
