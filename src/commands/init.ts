@@ -33,7 +33,7 @@ export default class Init extends JpCommand {
     const {writeFile} = await import('node:fs/promises')
     try {
       const ws = await initWorkspace(root)
-      const trust = await import('../lib/config/trust-store.js')
+      const trust = await import('../lib/conversation/trust-store.js')
       if (hadConfig) this.say(`jp: ${configPath} already exists; left unchanged`)
       else await writeFile(configPath, configTemplate(model), {flag: 'wx'})
       // What jp creates, the user chose: trusted. A .jp/ that was already there

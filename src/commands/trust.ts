@@ -17,7 +17,7 @@ export default class Trust extends JpCommand {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Trust)
-    const store = await import('../lib/config/trust-store.js')
+    const store = await import('../lib/conversation/trust-store.js')
     if (flags.list) {
       if (args.dir !== undefined) this.fail('--list takes no DIR')
       const list = await store.listTrusted(process.env).catch((e: unknown) => this.fail(e))

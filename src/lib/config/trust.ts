@@ -1,5 +1,5 @@
 // Workspace trust: what an untrusted workspace's configuration may not do
-// (pure; the recorded list of trusted workspaces is ./trust-store.ts).
+// (pure; the recorded list of trusted workspaces is ../conversation/trust-store.ts).
 //
 // A repository can ship `.jp/config.toml` and `.jp/conversations/*/` (whose
 // base_config.json and config_delta events are a config layer too). Until

@@ -3,7 +3,7 @@
 // as the layer between the workspace file and JP_CFG_*.
 import {loadConfig} from '../config/load.js'
 import {untrustedNotice} from '../config/trust.js'
-import {isTrusted} from '../config/trust-store.js'
+import {isTrusted} from './trust-store.js'
 import type {Config} from '../config/types.js'
 import {conversationConfig, type ConversationStore} from './store.js'
 import type {Workspace} from './workspace.js'

@@ -4,8 +4,8 @@
 // one directory reached two ways is one entry.
 import {chmod, mkdir, realpath} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
-import {userDataDir} from '../conversation/paths.js'
-import {CorruptFileError, readJson, toJson, writeIfChanged} from '../conversation/files.js'
+import {userDataDir} from './paths.js'
+import {CorruptFileError, readJson, toJson, writeIfChanged} from './files.js'
 
 export interface TrustedWorkspace {
   /** The workspace root (the directory holding `.jp/`), canonical. */
