@@ -42,15 +42,7 @@ describe('e2e: one owner of the terminal (issue 17)', function () {
   }
 
   /** Streams a few words, Ctrl+C, `r`, types `text` at the reply prompt. */
-  async function atReply(r: JpRun, text: string): Promise<void> {
-    await r.term.waitForText('w3 ')
-    r.term.send(keys.ctrlC)
-    await r.term.waitForText(MENU)
-    r.term.send('r')
-    await r.term.waitForText('Reply:')
-    r.term.type(text)
-    await r.term.waitForText(`Reply: ${text}`)
-  }
+  const atReply = (r: JpRun, text: string) => r.replyAtMenu(text, {submit: false})
 
   const rows = (r: JpRun, re: RegExp) => r.term.screen().filter((l) => re.test(l))
   const lastUserMessage = (i: number) => (server.requests[i].json().messages as Msg[]).at(-1)
