@@ -7,8 +7,8 @@ import {expect} from 'chai'
 import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
 import {keys} from '../helpers/pty.js'
-import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
-import {JpRun, REPLY_EDITOR, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
+import type {SlowResponse, SlowServer} from '../fixtures/e2e/slow-server.js'
+import {JpRun, REPLY_EDITOR, startAgainst, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
 
 const MENU = 'Interrupted [c,r,s,a,?]'
 const KILLED_RAW = join(ROOT, 'test/fixtures/editors/killed-raw.sh')
@@ -36,9 +36,8 @@ describe('e2e: one owner of the terminal (issue 17)', function () {
   })
 
   async function start(script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}): Promise<JpRun> {
-    server = await startSlowServer(script)
-    run = new JpRun({baseUrl: server.baseUrl, ...opts})
-    return run.start()
+    ;({server, run} = await startAgainst(script, opts))
+    return run
   }
 
   /** Streams a few words, Ctrl+C, `r`, types `text` at the reply prompt. */
