@@ -22,7 +22,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 import {emitRows, formatTable, median, percentile, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-const BUILT = join(ROOT, 'dist/lib/editor/build.js')
+const BUILT = join(ROOT, 'dist/lib/index.js')
 const RUNS = Number(process.env.BENCH_EDITOR_RUNS ?? 30)
 const MAX_OVERHEAD_MS = 16.7
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
+import {fileURLToPath} from 'node:url'
+import {loadBundle} from './load.js'
 
+const {execute} = loadBundle(fileURLToPath(new URL('../dist/jp.cjs', import.meta.url))).exports
 await execute({args: globalFlagsAfterCommand(process.argv.slice(2)), dir: import.meta.url})
 // A plugin's editor-backend hook may leave a timer or socket alive (see
 // src/lib/editor/plugins.ts): once the command is done, nothing of jp's is

@@ -1,0 +1,23 @@
+// Every command, by oclif id (oclif's "explicit" command strategy). The bundle
+// ships one file, so oclif cannot discover commands by globbing a directory:
+// a command file not listed here does not exist for `jp`
+// (test/startup/commands.test.ts fails when one is missing).
+import Query from './query.js'
+import Init from './init.js'
+import ConversationEdit from './conversation/edit.js'
+import ConversationLs from './conversation/ls.js'
+import ConversationPath from './conversation/path.js'
+import ConversationRm from './conversation/rm.js'
+import ConversationShow from './conversation/show.js'
+import ConversationUse from './conversation/use.js'
+
+export const COMMANDS = {
+  query: Query,
+  init: Init,
+  'conversation:edit': ConversationEdit,
+  'conversation:ls': ConversationLs,
+  'conversation:path': ConversationPath,
+  'conversation:rm': ConversationRm,
+  'conversation:show': ConversationShow,
+  'conversation:use': ConversationUse,
+}

@@ -1,0 +1,9 @@
+// The entry of the shipped bundle (dist/jp.cjs, built by scripts/build.js):
+// oclif itself and the command classes in one file, so start-up
+// reads and compiles one script instead of ~230 modules. bin/run.js loads it
+// (with a V8 code cache); oclif finds COMMANDS in it through the "explicit"
+// command strategy named in package.json.
+// Everything heavy behind a command stays behind a dynamic import(): esbuild
+// turns those into lazily initialised modules, so `jp --help` never runs them.
+export {execute} from '@oclif/core'
+export {COMMANDS} from './commands/index.js'
