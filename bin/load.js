@@ -40,12 +40,11 @@ export function loadBundle(file, {useCache = true} = {}) {
     }
   }
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source.toString('utf8')}\n})`
-  const script = new vm.Script(wrapped, {
-    filename: file,
-    cachedData,
-    // import() inside the bundle (oclif loading ESM plugins) goes through Node's own loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
+  const script = new vm.Script(wrapped, {filename: file, cachedData})
+  // The bundle's import() calls (oclif loading ESM plugins) come here: on
+  // Node 20, code restored from the cache cannot run import() itself
+  // (scripts/build.js, routeDynamicImports).
+  globalThis[Symbol.for('jp.import')] ??= (specifier) => import(specifier)
   const mod = new Module(file, undefined)
   mod.filename = file
   mod.paths = Module._nodeModulePaths(dirname(file))

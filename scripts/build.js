@@ -6,9 +6,10 @@
 // CLI bundle (scripts/code-cache.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
-import {rmSync} from 'node:fs'
+import {rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import ts from 'typescript'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const node = process.execPath
@@ -21,18 +22,57 @@ const common = {absWorkingDir: root, bundle: true, platform: 'node', target: 'no
 // CommonJS, so bin/run.js can compile it through vm.Script with cached data
 // (Node 20 has no code cache for ES modules). ESM-only dependencies are
 // converted; the modules behind import() stay uninitialised until called.
-await build({
+const cli = await build({
   ...common,
   entryPoints: ['src/jp.ts'],
   outfile: 'dist/jp.cjs',
   format: 'cjs',
+  write: false,
+  preserveSymlinks: true,
   // import.meta.url in ES modules bundled to CommonJS (oclif plugins, our own paths).
   define: {'import.meta.url': 'importMetaUrl'},
-  banner: {js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;"},
+  banner: {
+    js: [
+      "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+      // See routeDynamicImports.
+      "const __jpImport = globalThis[Symbol.for('jp.import')] ?? ((specifier) => import(specifier));",
+    ].join('\n'),
+  },
   // Optional native or build-time packages some dependencies probe for.
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node'],
-  preserveSymlinks: true,
 })
+writeFileSync(join(root, 'dist/jp.cjs'), routeDynamicImports(cli.outputFiles[0].text))
+
+/**
+ * Rewrites every real `import(x)` left in the bundle (oclif loading ESM
+ * plugins and hooks, node: built-ins) into `__jpImport(x)`. On Node 20 a
+ * function restored from V8's code cache loses vm.Script's
+ * importModuleDynamically, so import() inside it throws
+ * ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; bin/load.js provides __jpImport
+ * from an ordinary ES module instead. Found through TypeScript's parser, so
+ * strings and comments that mention import() are left alone. Every such
+ * specifier here is absolute (a file: URL or a built-in), so resolving it from
+ * bin/load.js is the same as from the bundle.
+ */
+function routeDynamicImports(text) {
+  const file = ts.createSourceFile('jp.cjs', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS)
+  const starts = []
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(file))
+    ts.forEachChild(node, visit)
+  }
+  visit(file)
+  // Keep the banner's own fallback (used when plain require() loads the bundle).
+  const banner = text.indexOf('((specifier) => import(specifier))')
+  let out = ''
+  let at = 0
+  for (const start of starts) {
+    if (banner >= 0 && start > banner && start < banner + 40) continue
+    out += text.slice(at, start) + '__jpImport'
+    at = start + 'import'.length
+  }
+  return out + text.slice(at)
+}
 
 await build({
   ...common,
