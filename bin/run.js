@@ -1,7 +1,10 @@
 #!/usr/bin/env node
+import Module from 'node:module'
 import {fileURLToPath} from 'node:url'
 import {loadBundle} from './load.js'
 
+// Node 22.1+: V8's compile cache for everything loaded the ordinary way (plugins).
+Module.enableCompileCache?.()
 const {execute} = loadBundle(fileURLToPath(new URL('../dist/jp.cjs', import.meta.url))).exports
 await execute({args: globalFlagsAfterCommand(process.argv.slice(2)), dir: import.meta.url})
 // A plugin's editor-backend hook may leave a timer or socket alive (see

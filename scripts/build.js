@@ -29,6 +29,9 @@ const cli = await build({
   format: 'cjs',
   write: false,
   preserveSymlinks: true,
+  // ES module builds first: some packages' "main" is a UMD build whose
+  // require() calls esbuild cannot follow (jsonc-parser).
+  mainFields: ['module', 'main'],
   // import.meta.url in ES modules bundled to CommonJS (oclif plugins, our own paths).
   define: {'import.meta.url': 'importMetaUrl'},
   banner: {

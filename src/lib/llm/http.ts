@@ -1,5 +1,13 @@
 // The thin I/O shell shared by the adapters: POST a JSON body, turn a failed
 // response into one ProviderError line, and read the body as text chunks.
+//
+// Requests go through node:http/https rather than fetch(): undici's first
+// request costs tens of milliseconds more to the first byte (and its
+// WebAssembly parser keeps the process busy after the answer), and fetch in
+// Node 20 ignores HTTPS_PROXY. The proxy comes from the environment
+// (./proxy.ts).
+import type {IncomingMessage} from 'node:http'
+import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
 import {oneLine} from '../text/one-line.js'
 import {abortError, isProviderError, ProviderError} from './types.js'
@@ -14,21 +22,24 @@ export interface PostOptions {
   timeoutMs?: number
 }
 
+/** A response whose status line and headers have arrived; `body` streams the rest. */
+export interface HttpResponse {
+  status: number
+  statusText: string
+  headers: {get(name: string): string | null}
+  body: IncomingMessage
+}
+
 /** POSTs `body` as JSON and returns the response once it is known to be 2xx. */
-export async function postJson(opts: PostOptions): Promise<Response> {
-  let res: Response
+export async function postJson(opts: PostOptions): Promise<HttpResponse> {
+  let message: IncomingMessage
   // The idle timeout covers the wait for the headers too: a server that
   // accepts the connection and then says nothing fails like a stalled stream.
   const timeoutMs = opts.timeoutMs ?? streamIdleTimeoutMs()
   const headersLate = new AbortController()
   const timer = setTimeout(() => headersLate.abort(), timeoutMs)
   try {
-    res = await fetch(opts.url, {
-      method: 'POST',
-      headers: {'content-type': 'application/json', ...opts.headers},
-      body: JSON.stringify(opts.body),
-      signal: AbortSignal.any([opts.signal, headersLate.signal]),
-    })
+    message = await send(opts, AbortSignal.any([opts.signal, headersLate.signal]))
   } catch (error) {
     if (opts.signal.aborted) throw abortError(opts.signal)
     if (headersLate.signal.aborted) {
@@ -45,15 +56,49 @@ export async function postJson(opts: PostOptions): Promise<Response> {
   } finally {
     clearTimeout(timer)
   }
-  if (!res.ok) throw await errorFromResponse(opts.provider, res, opts.signal)
-  if (!res.body) throw new ProviderError(`${opts.provider}: empty response body`, {provider: opts.provider, retryable: true})
+  const res: HttpResponse = {
+    status: message.statusCode ?? 0,
+    statusText: message.statusMessage ?? '',
+    headers: {
+      get(name) {
+        const v = message.headers[name.toLowerCase()]
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v
+      },
+    },
+    body: message,
+  }
+  if (res.status < 200 || res.status > 299) throw await errorFromResponse(opts.provider, res, opts.signal)
   return res
 }
 
-export async function errorFromResponse(provider: string, res: Response, signal: AbortSignal): Promise<ProviderError> {
+async function send(opts: PostOptions, signal: AbortSignal): Promise<IncomingMessage> {
+  const url = new URL(opts.url)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`)
+  const {request} = url.protocol === 'https:' ? await import('node:https') : await import('node:http')
+  const agent = await proxyAgentFor(url)
+  const payload = Buffer.from(JSON.stringify(opts.body), 'utf8')
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {'content-type': 'application/json', ...opts.headers, 'content-length': String(payload.length)},
+        signal,
+        ...(agent ? {agent} : {}),
+      },
+      resolve,
+    )
+    // Stays attached after the response: a later socket error surfaces on the body.
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+export async function errorFromResponse(provider: string, res: HttpResponse, signal: AbortSignal): Promise<ProviderError> {
   let text = ''
   try {
-    text = await res.text()
+    res.body.setEncoding('utf8')
+    for await (const chunk of res.body) text += chunk as string
   } catch {
     if (signal.aborted) throw abortError(signal)
   }
@@ -118,29 +163,29 @@ export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env, config
 /**
  * Decoded text chunks of a response body; a broken connection becomes a
  * ProviderError, and so does a server that sends nothing for `idleMs`
- * (without it a stalled server would hang jp forever).
+ * (without it a stalled server would hang jp forever). The idle clock runs
+ * only while waiting for data, not while the consumer holds a chunk (an
+ * interrupt menu can stay open for minutes); it is the socket's own timer,
+ * re-armed per chunk, so no timer or promise is made per chunk.
  */
 export async function* readText(
   provider: string,
-  res: Response,
+  res: HttpResponse,
   signal: AbortSignal,
   idleMs: number = streamIdleTimeoutMs(),
 ): AsyncGenerator<string> {
-  const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
-  let finished = false
+  const body = res.body
+  const socket = body.socket
+  const stalled = () => body.destroy(new ProviderError(`${provider}: the stream stalled: no data for ${idleMs / 1000} s`, {provider, retryable: true}))
+  socket?.on('timeout', stalled)
+  body.setEncoding('utf8')
+  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<string>
   try {
     for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>
-      let timer: NodeJS.Timeout | undefined
-      const stalled = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new ProviderError(`${provider}: the stream stalled: no data for ${idleMs / 1000} s`, {provider, retryable: true})),
-          idleMs,
-        )
-      })
+      let chunk: IteratorResult<string>
+      socket?.setTimeout(idleMs)
       try {
-        chunk = await Promise.race([reader.read(), stalled])
+        chunk = await chunks.next()
       } catch (error) {
         if (signal.aborted) throw abortError(signal)
         if (isProviderError(error)) throw error
@@ -150,18 +195,15 @@ export async function* readText(
           cause: error,
         })
       } finally {
-        clearTimeout(timer)
+        socket?.setTimeout(0)
       }
       if (chunk.done) break
-      const text = decoder.decode(chunk.value, {stream: true})
-      if (text) yield text
+      if (chunk.value) yield chunk.value
     }
-    finished = true
-    const rest = decoder.decode()
-    if (rest) yield rest
   } finally {
+    socket?.off('timeout', stalled)
     // The caller stopped early (break, abort, error): release the connection.
-    if (!finished) reader.cancel().catch(() => {})
+    if (!body.complete) body.destroy()
   }
 }
 

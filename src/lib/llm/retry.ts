@@ -31,7 +31,7 @@ export function isRetryableStatus(status: number): boolean {
  * The server's wait hint in milliseconds: `retry-after-ms`, then
  * `retry-after` (seconds or an HTTP date); undefined when absent or absurd.
  */
-export function retryAfterMsFromHeaders(headers: Headers, now = Date.now()): number | undefined {
+export function retryAfterMsFromHeaders(headers: Pick<Headers, 'get'>, now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms')
   if (ms !== null && ms.trim() !== '') {
     const n = Number(ms)

@@ -1,0 +1,125 @@
+// Time to first token: from starting `jp query -n hi` to the first byte of
+// the answer on its stdout, against a bare script doing the same request and
+// SSE parse (fetch + eventsource-parser, writing the first text it sees), both
+// against a local OpenAI-format server that sends the first token at once.
+// Each run is its own process; the two alternate; medians. Target ≤ 1.5×.
+// A second row reports the whole run (start to exit) for the same pair.
+//
+// Run: node --import tsx bench/ttft.ts   (BENCH_TTFT_RUNS)
+import {spawn} from 'node:child_process'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const BIN = join(ROOT, 'bin', 'run.js')
+const RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 21)
+
+const BARE = `
+import {createParser} from 'eventsource-parser'
+const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
+  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'hi'}], stream: true})})
+const parser = createParser({onEvent(event) {
+  if (event.data === '[DONE]') return
+  const content = JSON.parse(event.data).choices[0]?.delta?.content
+  if (typeof content === 'string') process.stdout.write(content)
+}})
+const reader = res.body.getReader()
+const decoder = new TextDecoder()
+for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
+`
+
+function chunk(content: string | null, finish: string | null = null): string {
+  return `data: ${JSON.stringify({id: 'chatcmpl-ttft', object: 'chat.completion.chunk', created: 1751000000, model: 'bench', choices: [{index: 0, delta: content === null ? {} : {content}, finish_reason: finish}]})}\n\n`
+}
+
+async function startServer(): Promise<{server: Server; baseUrl: string}> {
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, {'content-type': 'text/event-stream'})
+      res.write(chunk('Hello'))
+      res.end(chunk(' there.') + chunk(null, 'stop') + 'data: [DONE]\n\n')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`}
+}
+
+interface Sample {
+  firstByteMs: number
+  exitMs: number
+}
+
+function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessEnv}): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint()
+    let firstByteMs = Number.NaN
+    let out = ''
+    let err = ''
+    const child = spawn(process.execPath, args, {cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe']})
+    child.stdout.on('data', (d: Buffer) => {
+      if (Number.isNaN(firstByteMs)) firstByteMs = Number(process.hrtime.bigint() - t0) / 1e6
+      out += d
+    })
+    child.stderr.on('data', (d: Buffer) => (err += d))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const exitMs = Number(process.hrtime.bigint() - t0) / 1e6
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))
+      if (!out.startsWith('Hello there.')) return reject(new Error(`${args.join(' ')} wrote ${JSON.stringify(out)}`))
+      resolve({firstByteMs, exitMs})
+    })
+  })
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const {server, baseUrl} = await startServer()
+  const dir = mkdtempSync(join(tmpdir(), 'jp-bench-ttft-'))
+  try {
+    const home = join(dir, 'home')
+    const work = join(dir, 'work')
+    mkdirSync(join(home, '.config', 'jp'), {recursive: true})
+    mkdirSync(work)
+    writeFileSync(join(home, '.config', 'jp', 'config.toml'), `[assistant.model]\nid = "llamacpp/bench"\n[providers.llm.llamacpp]\nbase_url = "${baseUrl}"\n`)
+    const env: NodeJS.ProcessEnv = {}
+    for (const [k, v] of Object.entries(process.env)) if (!/^(JP_|XDG_|OPENAI_|ANTHROPIC_|NODE_OPTIONS$)/.test(k)) env[k] = v
+    Object.assign(env, {HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), JP_DATA_DIR: join(home, 'oclif'), JP_USER_DATA_DIR: join(home, 'jp')})
+    const jp = () => measure([BIN, 'query', '-n', 'hi'], {cwd: work, env})
+    const bare = () => measure(['--input-type=module', '-e', BARE, baseUrl], {cwd: ROOT, env})
+
+    await bare() // warm the OS file cache
+    await jp()
+    const jpRuns: Sample[] = []
+    const bareRuns: Sample[] = []
+    for (let i = 0; i < RUNS; i++) {
+      if (i % 2 === 0) {
+        bareRuns.push(await bare())
+        jpRuns.push(await jp())
+      } else {
+        jpRuns.push(await jp())
+        bareRuns.push(await bare())
+      }
+    }
+    const first = {jp: median(jpRuns.map((s) => s.firstByteMs)), bare: median(bareRuns.map((s) => s.firstByteMs))}
+    const exit = {jp: median(jpRuns.map((s) => s.exitMs)), bare: median(bareRuns.map((s) => s.exitMs))}
+    return [
+      {bench: 'ttft', metric: 'jp query -n hi: start → first byte', value: first.jp, unit: 'ms', baseline: first.bare, baselineName: 'bare fetch+SSE', ratio: first.jp / first.bare, target: '≤ 1.5×', pass: first.jp / first.bare <= 1.5},
+      {bench: 'ttft', metric: 'jp query -n hi: start → exit', value: exit.jp, unit: 'ms', baseline: exit.bare, baselineName: 'bare fetch+SSE', ratio: exit.jp / exit.bare, target: '≤ 1.5×', pass: exit.jp / exit.bare <= 1.5},
+    ]
+  } finally {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run()
+  console.log(formatTable(rows))
+  emitRows(rows)
+}

@@ -1,0 +1,63 @@
+// The shipped bundle and its V8 code cache (bin/load.js): the cache made by
+// the build is accepted, a cache that does not belong to the bundle text is
+// never used, and import() still works in code restored from the cache (on
+// Node 20 it would throw ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+import {expect} from 'chai'
+import {execFileSync} from 'node:child_process'
+import {copyFileSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
+
+const LOAD = pathToFileURL(join(ROOT, 'bin/load.js')).href
+
+/** Loads `file` through bin/load.js in a fresh node; returns what loadBundle reported. */
+function load(file: string): {cacheRejected: boolean | null; exports: string[]} {
+  const script = `
+    import {loadBundle} from ${JSON.stringify(LOAD)}
+    const r = loadBundle(${JSON.stringify(file)})
+    console.log(JSON.stringify({cacheRejected: r.cacheRejected ?? null, exports: Object.keys(r.exports).sort()}))`
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8'}))
+}
+
+describe('bundle: dist/jp.cjs and its code cache', function () {
+  this.timeout(60_000)
+
+  it('the cache the build wrote is accepted for the shipped bundle', () => {
+    expect(load(join(ROOT, 'dist/jp.cjs'))).to.deep.equal({cacheRejected: false, exports: ['COMMANDS', 'execute', 'initHook']})
+  })
+
+  it('a cache made for other bundle text is not used, even at the same length', () => {
+    const sb = makeSandbox()
+    try {
+      const file = join(sb.dir, 'jp.cjs')
+      const text = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
+      // One character changed in a string: same length, which is all V8 itself would check.
+      const at = text.indexOf('Could not find')
+      expect(at).to.be.greaterThan(0)
+      writeFileSync(file, text.slice(0, at) + 'W' + text.slice(at + 1))
+      copyFileSync(join(ROOT, 'dist/jp.cjs.cache'), `${file}.cache`)
+      expect(load(file)).to.deep.equal({cacheRejected: null, exports: ['COMMANDS', 'execute', 'initHook']})
+    } finally {
+      sb.cleanup()
+    }
+  })
+
+  it('loads an ES-module plugin hook through import() from the cached bundle', async () => {
+    const sb = makeSandbox({OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
+    try {
+      const plugin = join(sb.dir, 'jp-plugin-hello')
+      mkdirSync(plugin)
+      writeFileSync(join(plugin, 'package.json'), JSON.stringify({name: 'jp-plugin-hello', version: '1.0.0', type: 'module', oclif: {hooks: {init: './hook.js'}}}))
+      writeFileSync(join(plugin, 'hook.js'), "export default async function () { process.stderr.write('hello from an ESM hook\\n') }\n")
+      const linked = await runJp(['plugins', 'link', plugin, '--no-install'], {sandbox: sb})
+      expect(linked.code, linked.stderr).to.equal(0)
+      const r = await runJp(['conversation', 'ls'], {sandbox: sb})
+      expect(r.code, r.stderr).to.equal(0)
+      expect(r.stderr).to.include('hello from an ESM hook')
+      expect(r.stderr).to.not.include('ERR_VM_DYNAMIC_IMPORT')
+    } finally {
+      sb.cleanup()
+    }
+  })
+})
