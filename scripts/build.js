@@ -1,7 +1,8 @@
 // `npm run build`: type-check and emit the library's declarations (tsc), then
 // bundle each entry with esbuild:
-//   dist/jp.cjs          the CLI: oclif, the commands and the hooks (bin/run.js loads it)
-//   dist/lib/index.js    the library entry for plugins and embedders (package "exports")
+//   dist/jp.cjs          the CLI: oclif and the commands (bin/run.js loads it)
+//   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
+//   dist/lib/testing.js  sharing dist/lib/chunks/
 // then the oclif manifest (scripts/manifest.js) and the V8 code cache of the
 // CLI bundle (scripts/code-cache.js).
 import {build} from 'esbuild'
@@ -79,9 +80,12 @@ function routeDynamicImports(text) {
 
 await build({
   ...common,
-  entryPoints: ['src/lib/index.ts'],
-  outfile: 'dist/lib/index.js',
+  entryPoints: ['src/lib/index.ts', 'src/lib/testing.ts'],
+  outdir: 'dist/lib',
   format: 'esm',
+  // What both entries share goes in a chunk, so there is one copy of each class.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   // A library: its dependencies come from the consumer's node_modules.
   packages: 'external',
 })

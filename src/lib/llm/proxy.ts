@@ -1,3 +1,4 @@
+/// <reference path="../../types/proxy-from-env.d.ts" />
 // Which agent a provider request goes through: a proxy from HTTPS_PROXY /
 // HTTP_PROXY / ALL_PROXY unless NO_PROXY exempts the host (proxy-from-env
 // reads both cases of each, as curl does), tunnelled with CONNECT for https
