@@ -9,11 +9,12 @@
 //
 // Run: node --import tsx bench/streaming.ts   (BENCH_STREAMING_RUNS, BENCH_STREAMING_MB)
 import {spawn} from 'node:child_process'
-import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {startOpenAISseServer} from './lib/openai-sse-server.js'
+import {alternate, benchHome} from './lib/jp-run.js'
 import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -73,41 +74,13 @@ export async function run(): Promise<BenchRow[]> {
   const server = await startOpenAISseServer(MEGABYTES * 1024 * 1024)
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-stream-'))
   try {
-    const home = join(dir, 'home')
-    const work = join(dir, 'work')
-    mkdirSync(join(home, '.config', 'jp'), {recursive: true})
-    mkdirSync(work)
-    writeFileSync(
-      join(home, '.config', 'jp', 'config.toml'),
-      `[assistant.model]\nid = "llamacpp/bench"\n[providers.llm.llamacpp]\nbase_url = "${server.baseUrl}"\n`,
-    )
-    const env: NodeJS.ProcessEnv = {}
-    for (const [k, v] of Object.entries(process.env)) if (!/^(JP_|XDG_|OPENAI_|ANTHROPIC_)/.test(k)) env[k] = v
-    Object.assign(env, {
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-      JP_DATA_DIR: join(home, 'oclif'),
-      JP_USER_DATA_DIR: join(home, 'jp'),
-    })
+    const {env, work} = benchHome(dir, server.baseUrl)
     const outFile = join(dir, 'out')
     // A new conversation per run, so events.json does not grow from run to run.
     const jp = () => measure([BIN, 'query', '-n', 'go'], {cwd: work, env, outFile})
     const bare = () => measure(['--input-type=module', '-e', BARE, server.baseUrl], {cwd: ROOT, env, outFile})
 
-    await bare() // warm the OS file cache
-    await jp()
-    const jpRuns: Sample[] = []
-    const bareRuns: Sample[] = []
-    for (let i = 0; i < RUNS; i++) {
-      if (i % 2 === 0) {
-        bareRuns.push(await bare())
-        jpRuns.push(await jp())
-      } else {
-        jpRuns.push(await jp())
-        bareRuns.push(await bare())
-      }
-    }
+    const {jp: jpRuns, bare: bareRuns} = await alternate(RUNS, bare, jp)
     // Both must have seen the whole stream, or the comparison means nothing.
     for (const s of bareRuns) if (Number(s.out) !== server.textChars) throw new Error(`bare saw ${s.out} chars, expected ${server.textChars}`)
     for (const s of jpRuns) if (s.out.replace(/\n$/, '').length !== server.textChars) throw new Error(`jp wrote ${s.out.length} chars, expected ${server.textChars}`)

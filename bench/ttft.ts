@@ -7,12 +7,13 @@
 //
 // Run: node --import tsx bench/ttft.ts   (BENCH_TTFT_RUNS)
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {alternate, benchHome} from './lib/jp-run.js'
 import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -81,30 +82,11 @@ export async function run(): Promise<BenchRow[]> {
   const {server, baseUrl} = await startServer()
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-ttft-'))
   try {
-    const home = join(dir, 'home')
-    const work = join(dir, 'work')
-    mkdirSync(join(home, '.config', 'jp'), {recursive: true})
-    mkdirSync(work)
-    writeFileSync(join(home, '.config', 'jp', 'config.toml'), `[assistant.model]\nid = "llamacpp/bench"\n[providers.llm.llamacpp]\nbase_url = "${baseUrl}"\n`)
-    const env: NodeJS.ProcessEnv = {}
-    for (const [k, v] of Object.entries(process.env)) if (!/^(JP_|XDG_|OPENAI_|ANTHROPIC_|NODE_OPTIONS$)/.test(k)) env[k] = v
-    Object.assign(env, {HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), JP_DATA_DIR: join(home, 'oclif'), JP_USER_DATA_DIR: join(home, 'jp')})
+    const {env, work} = benchHome(dir, baseUrl)
     const jp = () => measure([BIN, 'query', '-n', 'hi'], {cwd: work, env})
     const bare = () => measure(['--input-type=module', '-e', BARE, baseUrl], {cwd: ROOT, env})
 
-    await bare() // warm the OS file cache
-    await jp()
-    const jpRuns: Sample[] = []
-    const bareRuns: Sample[] = []
-    for (let i = 0; i < RUNS; i++) {
-      if (i % 2 === 0) {
-        bareRuns.push(await bare())
-        jpRuns.push(await jp())
-      } else {
-        jpRuns.push(await jp())
-        bareRuns.push(await bare())
-      }
-    }
+    const {jp: jpRuns, bare: bareRuns} = await alternate(RUNS, bare, jp)
     const first = {jp: median(jpRuns.map((s) => s.firstByteMs)), bare: median(bareRuns.map((s) => s.firstByteMs))}
     const exit = {jp: median(jpRuns.map((s) => s.exitMs)), bare: median(bareRuns.map((s) => s.exitMs))}
     return [
