@@ -4,6 +4,7 @@
 // (test/startup/commands.test.ts fails when one is missing).
 import Query from './query.js'
 import Init from './init.js'
+import Trust from './trust.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
@@ -14,6 +15,7 @@ import ConversationUse from './conversation/use.js'
 export const COMMANDS = {
   query: Query,
   init: Init,
+  trust: Trust,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,
