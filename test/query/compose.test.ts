@@ -42,13 +42,23 @@ describe('composeQuery', () => {
     expect(r).to.deep.equal({type: 'query', text: 'seeded'})
   })
 
-  it('an existing draft wins, and text given now is appended rather than lost', async () => {
+  it('an existing draft wins, text given now is appended rather than lost, and its configuration block is kept as the user left it', async () => {
     await adoptDraft(join(dir, 'nothing'), draft)
-    writeFileSync(draft, buildQueryDocument({query: 'kept draft', configToml: 'stale = 1'}))
+    const block = activeConfigToml('echo/default', 'low')
+    writeFileSync(draft, buildQueryDocument({query: 'kept draft', configToml: block}))
     const r = await composeQuery(opts(new MockEditorBackend([{outcome: 'saved', text: ''}]), 'new words'))
-    expect(r).to.deep.equal({type: 'query', text: 'kept draft\n\nnew words'})
-    // The stale block was regenerated from the active config, so it is no change.
-    expect(readFileSync(draft, 'utf8')).to.include(activeConfigToml('echo/default', undefined))
+    expect(r).to.deep.equal({type: 'query', text: 'kept draft\n\nnew words', delta: {assistant: {model: {id: 'echo/default', parameters: {reasoning: 'low'}}}}})
+    expect(readFileSync(draft, 'utf8')).to.include(block)
+  })
+
+  it('a draft whose block does not parse opens with its error and is never rebuilt: still broken re-opens, cancel restores it', async () => {
+    await adoptDraft(join(dir, 'nothing'), draft)
+    const broken = buildQueryDocument({query: 'kept draft', configToml: 'stale = 1'})
+    writeFileSync(draft, broken)
+    const editor = new MockEditorBackend([{outcome: 'saved', text: ''}, {outcome: 'cancelled'}])
+    expect(await composeQuery(opts(editor))).to.deep.equal({type: 'cancelled'})
+    expect(editor.fileCalls).to.have.length(2)
+    expect(readFileSync(draft, 'utf8')).to.equal(broken)
   })
 
   it('cancelled: the draft is restored byte for byte (or removed when there was none)', async () => {
