@@ -44,171 +44,195 @@ const SPECIAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
 const SGR = /^\u001b\[[0-9;:]*m$/
 
 export function createSanitizer(options: SanitizerOptions = {}): Sanitizer {
-  const keepColor = options.keepColor ?? true
-  let state: State = State.Ground
-  let csi = '' // the CSI collected so far, ESC [ included
-  let stringIsOsc = false // OSC also ends at BEL; DCS/SOS/PM/APC only at ST
+  const machine = new SanitizerMachine(options.keepColor ?? true)
+  return {push: (chunk) => machine.push(chunk), end: () => machine.end()}
+}
 
-  function startString(osc: boolean): void {
-    state = State.String
-    stringIsOsc = osc
+/**
+ * The parser state across chunks. Each state has one step method that reads
+ * at `i` and returns where to read next; returning `i` unchanged after
+ * switching to Ground re-reads that character as text or a control.
+ */
+class SanitizerMachine {
+  private state: State = State.Ground
+  private csi = '' // the CSI collected so far, ESC [ included
+  private stringIsOsc = false // OSC also ends at BEL; DCS/SOS/PM/APC only at ST
+  private out = ''
+
+  constructor(private readonly keepColor: boolean) {}
+
+  push(chunk: string): string {
+    let i = 0
+    const n = chunk.length
+    while (i < n) i = this.state === State.Ground ? this.ground(chunk, i) : this.step(chunk, i)
+    const out = this.out
+    this.out = ''
+    return out
+  }
+
+  end(): string {
+    this.state = State.Ground
+    this.csi = ''
+    return ''
+  }
+
+  private step(chunk: string, i: number): number {
+    const c = chunk.charCodeAt(i)
+    switch (this.state) {
+      case State.Escape:
+        return this.escape(c, i)
+      case State.EscapeIntermediate:
+        return this.escapeIntermediate(c, i)
+      case State.Csi:
+        return this.csiByte(chunk, c, i)
+      case State.CsiIgnore:
+        return this.csiIgnore(c, i)
+      case State.String:
+        return this.stringBody(chunk, i)
+      case State.StringEscape:
+        return this.stringEscape(c, i)
+      default:
+        this.state = State.Ground
+        return i
+    }
+  }
+
+  /** Plain text up to the next special character, then that character. */
+  private ground(chunk: string, i: number): number {
+    SPECIAL.lastIndex = i
+    const m = SPECIAL.exec(chunk)
+    if (m === null) {
+      this.out += i === 0 ? chunk : chunk.slice(i)
+      return chunk.length
+    }
+    if (m.index > i) this.out += chunk.slice(i, m.index)
+    const c = chunk.charCodeAt(m.index)
+    if (c === ESC) this.state = State.Escape
+    else if (c === C1_CSI) {
+      // 8-bit CSI: never kept, even as colour (terminals disagree on it).
+      this.state = State.CsiIgnore
+    } else if (c === 0x9d) this.startString(true)
+    else if (c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) this.startString(false)
+    // Any other C0/C1 control (\r, BEL, BS, DEL, ...) is dropped.
+    return m.index + 1
+  }
+
+  private startString(osc: boolean): void {
+    this.state = State.String
+    this.stringIsOsc = osc
+  }
+
+  private escape(c: number, i: number): number {
+    if (c === CAN || c === SUB) {
+      this.state = State.Ground
+      return i + 1
+    }
+    if (c === ESC) return i + 1 // ESC ESC: the first is a lone ESC, the second starts over
+    return this.afterEscape(c) ? i + 1 : i
   }
 
   // Handles one character while in the Escape state; returns true when the
   // character was consumed, false when it must be re-read in Ground.
-  function afterEscape(c: number): boolean {
+  private afterEscape(c: number): boolean {
     if (c === 0x5b /* [ */) {
-      state = State.Csi
-      csi = '\u001b['
+      this.state = State.Csi
+      this.csi = '\u001b['
       return true
     }
     if (c === 0x5d /* ] */) {
-      startString(true)
+      this.startString(true)
       return true
     }
     if (c === 0x50 /* P */ || c === 0x58 /* X */ || c === 0x5e /* ^ */ || c === 0x5f /* _ */) {
-      startString(false)
+      this.startString(false)
       return true
     }
     if (c >= 0x20 && c <= 0x2f) {
-      state = State.EscapeIntermediate
+      this.state = State.EscapeIntermediate
       return true
     }
+    // A two-character escape (ESC 7, ESC c, ESC M, ...) is dropped whole; a
+    // lone ESC before something that cannot continue it drops the ESC only.
+    this.state = State.Ground
+    return c >= 0x30 && c <= 0x7e
+  }
+
+  private escapeIntermediate(c: number, i: number): number {
+    if (c >= 0x20 && c <= 0x2f) return i + 1
     if (c >= 0x30 && c <= 0x7e) {
-      // A two-character escape (ESC 7, ESC c, ESC M, ...): dropped whole.
-      state = State.Ground
-      return true
+      this.state = State.Ground
+      return i + 1
     }
-    // A lone ESC before something that cannot continue it: drop the ESC only.
-    state = State.Ground
-    return false
+    if (c === ESC) {
+      this.state = State.Escape
+      return i + 1
+    }
+    this.state = State.Ground // malformed: re-read c as text/control
+    return i
   }
 
-  function push(chunk: string): string {
-    let out = ''
-    let i = 0
+  private csiByte(chunk: string, c: number, i: number): number {
+    if (c >= 0x40 && c <= 0x7e) {
+      this.csi += chunk[i]
+      if (this.keepColor && SGR.test(this.csi)) this.out += this.csi
+      this.csi = ''
+      this.state = State.Ground
+      return i + 1
+    }
+    if (c >= 0x20 && c <= 0x3f) {
+      this.csi += chunk[i]
+      if (this.csi.length > MAX_CSI) {
+        this.csi = ''
+        this.state = State.CsiIgnore
+      }
+      return i + 1
+    }
+    this.csi = ''
+    return this.abortSequence(c, i)
+  }
+
+  private csiIgnore(c: number, i: number): number {
+    if (c >= 0x40 && c <= 0x7e) {
+      this.state = State.Ground
+      return i + 1
+    }
+    if (c >= 0x20 && c <= 0x3f) return i + 1
+    return this.abortSequence(c, i)
+  }
+
+  /** A byte that cannot continue a CSI: ESC starts a new escape, CAN/SUB cancel, anything else is re-read in Ground. */
+  private abortSequence(c: number, i: number): number {
+    if (c === ESC) {
+      this.state = State.Escape
+      return i + 1
+    }
+    this.state = State.Ground
+    return c === CAN || c === SUB ? i + 1 : i
+  }
+
+  /** Skips a control string's body quickly up to the next possible terminator. */
+  private stringBody(chunk: string, i: number): number {
     const n = chunk.length
-    while (i < n) {
-      if (state === State.Ground) {
-        SPECIAL.lastIndex = i
-        const m = SPECIAL.exec(chunk)
-        if (m === null) {
-          out += i === 0 ? chunk : chunk.slice(i)
-          break
-        }
-        if (m.index > i) out += chunk.slice(i, m.index)
-        i = m.index
-        const c = chunk.charCodeAt(i++)
-        if (c === ESC) state = State.Escape
-        else if (c === C1_CSI) {
-          // 8-bit CSI: never kept, even as colour (terminals disagree on it).
-          state = State.CsiIgnore
-        } else if (c === 0x9d) startString(true)
-        else if (c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) startString(false)
-        // Any other C0/C1 control (\r, BEL, BS, DEL, ...) is dropped.
-        continue
-      }
-      const c = chunk.charCodeAt(i)
-      switch (state) {
-        case State.Escape: {
-          if (c === CAN || c === SUB) {
-            state = State.Ground
-            i++
-          } else if (c === ESC) {
-            i++ // ESC ESC: the first is a lone ESC, the second starts over
-          } else if (afterEscape(c)) i++
-          break
-        }
-        case State.EscapeIntermediate: {
-          if (c >= 0x20 && c <= 0x2f) i++
-          else if (c >= 0x30 && c <= 0x7e) {
-            state = State.Ground
-            i++
-          } else if (c === ESC) {
-            state = State.Escape
-            i++
-          } else state = State.Ground // malformed: re-read c as text/control
-          break
-        }
-        case State.Csi: {
-          if (c >= 0x40 && c <= 0x7e) {
-            csi += chunk[i++]
-            if (keepColor && SGR.test(csi)) out += csi
-            csi = ''
-            state = State.Ground
-          } else if (c >= 0x20 && c <= 0x3f) {
-            csi += chunk[i++]
-            if (csi.length > MAX_CSI) {
-              csi = ''
-              state = State.CsiIgnore
-            }
-          } else {
-            csi = ''
-            if (c === ESC) {
-              state = State.Escape
-              i++
-            } else if (c === CAN || c === SUB) {
-              state = State.Ground
-              i++
-            } else state = State.Ground // malformed: re-read c in Ground
-          }
-          break
-        }
-        case State.CsiIgnore: {
-          if (c >= 0x40 && c <= 0x7e) {
-            state = State.Ground
-            i++
-          } else if (c >= 0x20 && c <= 0x3f) i++
-          else if (c === ESC) {
-            state = State.Escape
-            i++
-          } else if (c === CAN || c === SUB) {
-            state = State.Ground
-            i++
-          } else state = State.Ground
-          break
-        }
-        case State.String: {
-          // Skip the body quickly up to the next possible terminator.
-          let j = i
-          while (j < n) {
-            const d = chunk.charCodeAt(j)
-            if (d === ESC || d === C1_ST || d === CAN || d === SUB || (d === BEL && stringIsOsc)) break
-            j++
-          }
-          if (j === n) {
-            i = n
-            break
-          }
-          const d = chunk.charCodeAt(j)
-          i = j + 1
-          state = d === ESC ? State.StringEscape : State.Ground
-          break
-        }
-        case State.StringEscape: {
-          if (c === 0x5c /* \ */) {
-            state = State.Ground
-            i++
-          } else {
-            // ESC inside a string aborts it and begins a new escape.
-            state = State.Escape
-          }
-          break
-        }
-        default:
-          state = State.Ground
-      }
+    let j = i
+    while (j < n) {
+      const d = chunk.charCodeAt(j)
+      if (d === ESC || d === C1_ST || d === CAN || d === SUB || (d === BEL && this.stringIsOsc)) break
+      j++
     }
-    return out
+    if (j === n) return n
+    this.state = chunk.charCodeAt(j) === ESC ? State.StringEscape : State.Ground
+    return j + 1
   }
 
-  function end(): string {
-    state = State.Ground
-    csi = ''
-    return ''
+  private stringEscape(c: number, i: number): number {
+    if (c === 0x5c /* \ */) {
+      this.state = State.Ground
+      return i + 1
+    }
+    // ESC inside a string aborts it and begins a new escape.
+    this.state = State.Escape
+    return i
   }
-
-  return {push, end}
 }
 
 /** Sanitizes a complete string (a notice, a tool header) in one go. */
