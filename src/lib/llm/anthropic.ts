@@ -3,7 +3,7 @@
 import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
-import {sseBatches} from './sse.js'
+import {type EventSourceMessage, sseBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
 
 export const ANTHROPIC_VERSION = '2023-06-01'
@@ -188,112 +188,138 @@ const FINISH: Record<string, FinishReason> = {
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error'])
 
 export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
-  const blocks = new Map<number, OpenBlock>()
-  const batch = new EventBatch()
-  const tokens = new AnthropicUsage()
-  let stopReason: string | undefined
-  let stopped = false
-
+  const stream = new AnthropicStreamState(provider)
   for await (const messages of sseBatches(chunks)) {
     // What arrived before a failure in this same read is still delivered.
     let failure: unknown
     try {
       for (const msg of messages) {
-        if (stopped) break
-        let data: unknown
-        try {
-          data = JSON.parse(msg.data)
-        } catch {
-          throw new ProviderError(`${provider}: malformed stream event: ${msg.data.slice(0, 120)}`, {provider, retryable: false})
-        }
-        if (!isRecord(data)) continue
-        const type = typeof data.type === 'string' ? data.type : msg.event
-        switch (type) {
-          case 'message_start': {
-            const usage = isRecord(data.message) ? data.message.usage : undefined
-            if (isRecord(usage)) tokens.update(usage)
-            break
-          }
-          case 'content_block_start': {
-            const block = isRecord(data.content_block) ? data.content_block : {}
-            const open: OpenBlock = {
-              type: String(block.type ?? ''),
-              id: typeof block.id === 'string' ? block.id : '',
-              name: typeof block.name === 'string' ? block.name : '',
-              json: '',
-              signature: typeof block.signature === 'string' ? block.signature : '',
-            }
-            blocks.set(Number(data.index), open)
-            if (open.type === 'text' && typeof block.text === 'string') batch.text(block.text)
-            if (open.type === 'thinking' && typeof block.thinking === 'string') batch.reasoning(block.thinking)
-            if (open.type === 'redacted_thinking' && typeof block.data === 'string') batch.push({type: 'redacted_reasoning', data: block.data})
-            break
-          }
-          case 'content_block_delta': {
-            const delta = isRecord(data.delta) ? data.delta : {}
-            switch (delta.type) {
-              case 'text_delta':
-                if (typeof delta.text === 'string') batch.text(delta.text)
-                break
-              case 'thinking_delta':
-                if (typeof delta.thinking === 'string') batch.reasoning(delta.thinking)
-                break
-              case 'signature_delta': {
-                // Kept until the block closes: the signature ends its own block.
-                const open = blocks.get(Number(data.index))
-                if (open && typeof delta.signature === 'string') open.signature = delta.signature
-                break
-              }
-              case 'input_json_delta': {
-                const open = blocks.get(Number(data.index))
-                if (open && typeof delta.partial_json === 'string') open.json += delta.partial_json
-                break
-              }
-              default:
-                break
-            }
-            break
-          }
-          case 'content_block_stop': {
-            const index = Number(data.index)
-            const open = blocks.get(index)
-            blocks.delete(index)
-            if (open?.type === 'tool_use') batch.push(toolCallEvent(open.id, open.name, open.json))
-            if (open?.type === 'thinking' && open.signature !== '') batch.push({type: 'reasoning', text: '', signature: open.signature})
-            break
-          }
-          case 'message_delta': {
-            const delta = isRecord(data.delta) ? data.delta : {}
-            if (typeof delta.stop_reason === 'string') stopReason = delta.stop_reason
-            if (isRecord(data.usage)) tokens.update(data.usage)
-            break
-          }
-          case 'message_stop':
-            stopped = true
-            break
-          case 'error': {
-            const err = isRecord(data.error) ? data.error : {}
-            const retryable = typeof err.type === 'string' && RETRYABLE_STREAM_ERRORS.has(err.type)
-            throw new ProviderError(`${provider}: ${describeErrorValue(data) ?? 'error in stream'}`, {provider, retryable})
-          }
-          default:
-            // ping and event types newer than this adapter
-            break
-        }
+        if (stream.stopped) break
+        stream.handle(msg)
       }
     } catch (error) {
       failure = error
     }
-    yield* batch.take()
+    yield* stream.batch.take()
     if (failure !== undefined) throw failure
-    if (stopped) break
+    if (stream.stopped) break
   }
 
-  if (!stopped) {
+  if (!stream.stopped) {
     throw new ProviderError(`${provider}: the stream ended before message_stop`, {provider, retryable: true})
   }
-  const usage = tokens.event()
-  if (usage) batch.push(usage)
-  batch.push(finishEvent(stopReason === undefined ? 'other' : FINISH[stopReason] ?? 'other', stopReason))
-  yield* batch.take()
+  yield* stream.finish()
+}
+
+/** One Messages stream as it arrives: the open content blocks, the usage so far and the stop reason. */
+class AnthropicStreamState {
+  readonly batch = new EventBatch()
+  stopped = false
+  private readonly blocks = new Map<number, OpenBlock>()
+  private readonly tokens = new AnthropicUsage()
+  private stopReason: string | undefined
+
+  constructor(private readonly provider: string) {}
+
+  /** One SSE event; its stream events go to `batch`. Throws ProviderError for a malformed or `error` event. */
+  handle(msg: EventSourceMessage): void {
+    let data: unknown
+    try {
+      data = JSON.parse(msg.data)
+    } catch {
+      throw new ProviderError(`${this.provider}: malformed stream event: ${msg.data.slice(0, 120)}`, {provider: this.provider, retryable: false})
+    }
+    if (!isRecord(data)) return
+    const type = typeof data.type === 'string' ? data.type : msg.event
+    switch (type) {
+      case 'message_start': {
+        const usage = isRecord(data.message) ? data.message.usage : undefined
+        if (isRecord(usage)) this.tokens.update(usage)
+        break
+      }
+      case 'content_block_start':
+        this.blockStart(data)
+        break
+      case 'content_block_delta':
+        this.blockDelta(data)
+        break
+      case 'content_block_stop':
+        this.blockStop(data)
+        break
+      case 'message_delta': {
+        const delta = isRecord(data.delta) ? data.delta : {}
+        if (typeof delta.stop_reason === 'string') this.stopReason = delta.stop_reason
+        if (isRecord(data.usage)) this.tokens.update(data.usage)
+        break
+      }
+      case 'message_stop':
+        this.stopped = true
+        break
+      case 'error': {
+        const err = isRecord(data.error) ? data.error : {}
+        const retryable = typeof err.type === 'string' && RETRYABLE_STREAM_ERRORS.has(err.type)
+        throw new ProviderError(`${this.provider}: ${describeErrorValue(data) ?? 'error in stream'}`, {provider: this.provider, retryable})
+      }
+      default:
+        // ping and event types newer than this adapter
+        break
+    }
+  }
+
+  /** The usage and finish events once `message_stop` arrived. */
+  finish(): StreamEvent[] {
+    const usage = this.tokens.event()
+    if (usage) this.batch.push(usage)
+    const reason = this.stopReason === undefined ? 'other' : FINISH[this.stopReason] ?? 'other'
+    this.batch.push(finishEvent(reason, this.stopReason))
+    return this.batch.take()
+  }
+
+  private blockStart(data: Record<string, unknown>): void {
+    const block = isRecord(data.content_block) ? data.content_block : {}
+    const open: OpenBlock = {
+      type: String(block.type ?? ''),
+      id: typeof block.id === 'string' ? block.id : '',
+      name: typeof block.name === 'string' ? block.name : '',
+      json: '',
+      signature: typeof block.signature === 'string' ? block.signature : '',
+    }
+    this.blocks.set(Number(data.index), open)
+    if (open.type === 'text' && typeof block.text === 'string') this.batch.text(block.text)
+    if (open.type === 'thinking' && typeof block.thinking === 'string') this.batch.reasoning(block.thinking)
+    if (open.type === 'redacted_thinking' && typeof block.data === 'string') this.batch.push({type: 'redacted_reasoning', data: block.data})
+  }
+
+  private blockDelta(data: Record<string, unknown>): void {
+    const delta = isRecord(data.delta) ? data.delta : {}
+    switch (delta.type) {
+      case 'text_delta':
+        if (typeof delta.text === 'string') this.batch.text(delta.text)
+        break
+      case 'thinking_delta':
+        if (typeof delta.thinking === 'string') this.batch.reasoning(delta.thinking)
+        break
+      case 'signature_delta': {
+        // Kept until the block closes: the signature ends its own block.
+        const open = this.blocks.get(Number(data.index))
+        if (open && typeof delta.signature === 'string') open.signature = delta.signature
+        break
+      }
+      case 'input_json_delta': {
+        const open = this.blocks.get(Number(data.index))
+        if (open && typeof delta.partial_json === 'string') open.json += delta.partial_json
+        break
+      }
+      default:
+        break
+    }
+  }
+
+  private blockStop(data: Record<string, unknown>): void {
+    const index = Number(data.index)
+    const open = this.blocks.get(index)
+    this.blocks.delete(index)
+    if (open?.type === 'tool_use') this.batch.push(toolCallEvent(open.id, open.name, open.json))
+    if (open?.type === 'thinking' && open.signature !== '') this.batch.push({type: 'reasoning', text: '', signature: open.signature})
+  }
 }
