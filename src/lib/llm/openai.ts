@@ -143,94 +143,111 @@ const FINISH: Record<string, FinishReason> = {
 
 /** Turns decoded SSE text into StreamEvents; `finish` is always the last event. */
 export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
-  const calls = new Map<number, PendingCall>()
-  const batch = new EventBatch()
-  let finishRaw: string | undefined
-  let done = false
-  let sawToolCall = false
-
-  const flushCalls = () => {
-    const sorted = [...calls.entries()].sort((a, b) => a[0] - b[0])
-    if (sorted.length > 0) sawToolCall = true
-    for (const [index, c] of sorted) batch.push(toolCallEvent(c.id || `call_${index}`, c.name, c.args))
-    calls.clear()
-  }
-
+  const stream = new OpenAIStreamState(provider)
   for await (const messages of sseBatches(chunks)) {
     // What arrived before a failure in this same read is still delivered.
     let failure: unknown
     try {
       for (const msg of messages) {
-        if (done) break
-        const data = msg.data
-        if (data === '[DONE]') {
-          done = true
-          break
-        }
-        let chunk: unknown
-        try {
-          chunk = JSON.parse(data)
-        } catch {
-          throw new ProviderError(`${provider}: malformed stream chunk: ${data.slice(0, 120)}`, {provider, retryable: false})
-        }
-        if (!isRecord(chunk)) continue
-        if (chunk.error !== undefined && chunk.error !== null) {
-          throw new ProviderError(`${provider}: ${describeErrorValue(chunk) ?? 'error in stream'}`, {provider, retryable: false})
-        }
-        const choices = Array.isArray(chunk.choices) ? chunk.choices : []
-        for (const choice of choices) {
-          if (!isRecord(choice)) continue
-          const delta = choice.delta
-          if (isRecord(delta)) {
-            const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.thinking
-            if (typeof reasoning === 'string') batch.reasoning(reasoning)
-            if (typeof delta.content === 'string') batch.text(delta.content)
-            if (Array.isArray(delta.tool_calls)) {
-              delta.tool_calls.forEach((tc: unknown, position: number) => {
-                if (!isRecord(tc)) return
-                const index = typeof tc.index === 'number' ? tc.index : position
-                let call = calls.get(index)
-                if (!call) calls.set(index, (call = {id: '', name: '', args: ''}))
-                if (typeof tc.id === 'string' && tc.id && !call.id) call.id = tc.id
-                const fn = tc.function
-                if (isRecord(fn)) {
-                  if (typeof fn.name === 'string' && fn.name && !call.name) call.name = fn.name
-                  if (typeof fn.arguments === 'string') call.args += fn.arguments
-                  // A few servers send arguments as an object rather than JSON text.
-                  else if (isRecord(fn.arguments)) call.args += JSON.stringify(fn.arguments)
-                }
-              })
-            }
-          }
-          if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
-            finishRaw = choice.finish_reason
-            flushCalls()
-          }
-        }
-        const usage = chunk.usage
-        if (isRecord(usage)) {
-          batch.push({
-            type: 'usage',
-            inputTokens: numberOrUndefined(usage.prompt_tokens),
-            outputTokens: numberOrUndefined(usage.completion_tokens),
-          })
-        }
+        if (stream.done) break
+        stream.handle(msg.data)
       }
     } catch (error) {
       failure = error
     }
-    yield* batch.take()
+    yield* stream.batch.take()
     if (failure !== undefined) throw failure
-    if (done) break
+    if (stream.done) break
+  }
+  yield* stream.finish()
+}
+
+/** One Chat Completions stream as it arrives: the tool calls being assembled and how it finished. */
+class OpenAIStreamState {
+  readonly batch = new EventBatch()
+  done = false
+  private readonly calls = new Map<number, PendingCall>()
+  private finishRaw: string | undefined
+  private sawToolCall = false
+
+  constructor(private readonly provider: string) {}
+
+  /** One SSE data payload (a chunk or `[DONE]`); its stream events go to `batch`. */
+  handle(data: string): void {
+    if (data === '[DONE]') {
+      this.done = true
+      return
+    }
+    const {provider} = this
+    let chunk: unknown
+    try {
+      chunk = JSON.parse(data)
+    } catch {
+      throw new ProviderError(`${provider}: malformed stream chunk: ${data.slice(0, 120)}`, {provider, retryable: false})
+    }
+    if (!isRecord(chunk)) return
+    if (chunk.error !== undefined && chunk.error !== null) {
+      throw new ProviderError(`${provider}: ${describeErrorValue(chunk) ?? 'error in stream'}`, {provider, retryable: false})
+    }
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : []
+    for (const choice of choices) if (isRecord(choice)) this.choice(choice)
+    const usage = chunk.usage
+    if (isRecord(usage)) {
+      this.batch.push({
+        type: 'usage',
+        inputTokens: numberOrUndefined(usage.prompt_tokens),
+        outputTokens: numberOrUndefined(usage.completion_tokens),
+      })
+    }
   }
 
-  if (!done && finishRaw === undefined) {
-    throw new ProviderError(`${provider}: the stream ended before the response was complete`, {provider, retryable: true})
+  /** The pending tool calls and the finish event; throws when the stream was cut off. */
+  finish(): StreamEvent[] {
+    const {provider} = this
+    if (!this.done && this.finishRaw === undefined) {
+      throw new ProviderError(`${provider}: the stream ended before the response was complete`, {provider, retryable: true})
+    }
+    this.flushCalls()
+    let reason: FinishReason = this.finishRaw === undefined ? 'stop' : FINISH[this.finishRaw] ?? 'other'
+    // Some servers (older Ollama /v1) report `stop` after calling tools.
+    if (reason === 'stop' && this.sawToolCall) reason = 'tool_use'
+    this.batch.push(finishEvent(reason, this.finishRaw))
+    return this.batch.take()
   }
-  flushCalls()
-  let reason: FinishReason = finishRaw === undefined ? 'stop' : FINISH[finishRaw] ?? 'other'
-  // Some servers (older Ollama /v1) report `stop` after calling tools.
-  if (reason === 'stop' && sawToolCall) reason = 'tool_use'
-  batch.push(finishEvent(reason, finishRaw))
-  yield* batch.take()
+
+  private choice(choice: Record<string, unknown>): void {
+    const delta = choice.delta
+    if (isRecord(delta)) {
+      const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.thinking
+      if (typeof reasoning === 'string') this.batch.reasoning(reasoning)
+      if (typeof delta.content === 'string') this.batch.text(delta.content)
+      if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((tc: unknown, position: number) => this.toolCallDelta(tc, position))
+    }
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
+      this.finishRaw = choice.finish_reason
+      this.flushCalls()
+    }
+  }
+
+  private toolCallDelta(tc: unknown, position: number): void {
+    if (!isRecord(tc)) return
+    const index = typeof tc.index === 'number' ? tc.index : position
+    let call = this.calls.get(index)
+    if (!call) this.calls.set(index, (call = {id: '', name: '', args: ''}))
+    if (typeof tc.id === 'string' && tc.id && !call.id) call.id = tc.id
+    const fn = tc.function
+    if (isRecord(fn)) {
+      if (typeof fn.name === 'string' && fn.name && !call.name) call.name = fn.name
+      if (typeof fn.arguments === 'string') call.args += fn.arguments
+      // A few servers send arguments as an object rather than JSON text.
+      else if (isRecord(fn.arguments)) call.args += JSON.stringify(fn.arguments)
+    }
+  }
+
+  private flushCalls(): void {
+    const sorted = [...this.calls.entries()].sort((a, b) => a[0] - b[0])
+    if (sorted.length > 0) this.sawToolCall = true
+    for (const [index, c] of sorted) this.batch.push(toolCallEvent(c.id || `call_${index}`, c.name, c.args))
+    this.calls.clear()
+  }
 }
