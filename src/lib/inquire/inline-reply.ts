@@ -21,7 +21,7 @@ import type {ScreenFrame} from './screen.js'
 import {seq} from './tty.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {isPromptTerminated, type PromptContext, type ReplyOutcome} from './types.js'
-import {createPrompt, makeTheme, terminal, useEffect, useKeypress, usePrefix, useRef, useState} from './vendor/inquirer-core/index.js'
+import {createPrompt, makeTheme, terminal, useEffect, useKeypress, usePrefix, useState} from './vendor/inquirer-core/index.js'
 
 export interface InlineReplyConfig {
   message: string
@@ -73,21 +73,29 @@ const replyTheme = {prefix: ''}
 
 const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done) => {
   const term = terminal()
-  const [editor] = useState(() => new LineEditor(config.initialText))
-  const [mode] = useState((): EditModeHandler => createEditMode(config.vi ? 'vi' : 'emacs', {editorEscape: config.editorEscape}))
-  const [walk] = useState(() => new HistoryWalk(config.entries))
-  const [cache] = useState(() => new LineLayoutCache())
+  // The prompt's mutable parts, made once (few hooks: each costs on every keystroke).
+  const [session] = useState(() => {
+    const mode: EditModeHandler = createEditMode(config.vi ? 'vi' : 'emacs', {editorEscape: config.editorEscape})
+    return {
+      editor: new LineEditor(config.initialText),
+      mode,
+      walk: new HistoryWalk(config.entries),
+      cache: new LineLayoutCache(),
+      theme: makeTheme(replyTheme, config.theme),
+      /** The viewport's first row, carried from frame to frame. */
+      scrollTop: 0,
+      /** Set when the prompt ends by a key (its final frame comes from the view). */
+      ended: false,
+      /** An open-editor outcome hands the text on; it is not a draft to remember. */
+      keepDraft: true,
+    }
+  })
+  const {editor, mode, walk, cache} = session
   // The editor is mutable: a new revision number is what re-renders it.
   const [, setRevision] = useState(0)
   const [status, setStatus] = useState<'idle' | 'done'>('idle')
   const [shape, setShape] = useState(mode.cursorShape)
-  const scrollTop = useRef(0)
-  /** Set when the prompt ends by a key (its final frame comes from the view). */
-  const ended = useRef(false)
-  /** An open-editor outcome hands the text on; it is not a draft to remember. */
-  const keepDraft = useRef(true)
-  const [theme] = useState(() => makeTheme(replyTheme, config.theme))
-  const prefix = usePrefix({status, theme})
+  const prefix = usePrefix({status, theme: session.theme})
   const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
 
   const help = (): string => {
@@ -111,19 +119,18 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   const plain = () => (message ? `${message} ${editor.text}` : editor.text)
 
   useEffect((t) => {
-    if (t.dumb) return
-    // Pasted newlines must not submit; Shift+Enter must be distinguishable.
-    t.enable(seq.bracketedPasteOn, seq.bracketedPasteOff)
-    t.enable(seq.kittyOn, seq.kittyOff)
-    t.enable('', seq.cursorShow)
-    if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
-    return () => {
-      // Ended by a signal, a hang-up or an abort: draw the last picture too.
-      if (!ended.current) t.screen.render(finalFrame())
+    if (!t.dumb) {
+      // Pasted newlines must not submit; Shift+Enter must be distinguishable.
+      t.enable(seq.bracketedPasteOn, seq.bracketedPasteOff)
+      t.enable(seq.kittyOn, seq.kittyOff)
+      t.enable('', seq.cursorShow)
+      if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
     }
-  }, [])
-  useEffect(() => () => {
-    if (keepDraft.current) config.history?.record(editor.text)
+    return () => {
+      if (session.keepDraft) config.history?.record(editor.text)
+      // Ended by a signal, a hang-up or an abort: draw the last picture too.
+      if (!session.ended && !t.dumb) t.screen.render(finalFrame())
+    }
   }, [])
   useKeypress((key, t) => {
     const action = mode.handle(key, editor)
@@ -133,8 +140,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       setShape(mode.cursorShape)
     }
     const end = (outcome: ReplyOutcome) => {
-      ended.current = true
-      keepDraft.current = outcome.type !== 'open-editor'
+      session.ended = true
+      session.keepDraft = outcome.type !== 'open-editor'
       // The last picture, unless the frame is about to be erased for the editor.
       if (outcome.type !== 'open-editor') setStatus('done')
       done(outcome)
@@ -185,8 +192,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
 
   if (term.dumb) return plain()
   if (status === 'done') return finalFrame()
-  const frame = buildFrame(view(true), cache, scrollTop.current)
-  scrollTop.current = frame.scrollTop
+  const frame = buildFrame(view(true), cache, session.scrollTop)
+  session.scrollTop = frame.scrollTop
   return frame
 })
 

@@ -1,13 +1,16 @@
-// Vendored from @inquirer/core 12.0.6 (dist/lib/use-prefix.js), MIT, see LICENSE. Unchanged.
+// Vendored from @inquirer/core 12.0.6 (dist/lib/use-prefix.js), MIT, see
+// LICENSE. PATCHED (see PATCHES.md): the theme is merged once per theme
+// object (useMemo), not on every render.
 import type {Status, Theme} from '@inquirer/core'
 import {makeTheme} from './make-theme.js'
+import {useMemo} from './use-memo.js'
 import {useEffect} from './use-effect.js'
 import {useState} from './use-state.js'
 
 export function usePrefix({status = 'idle', theme}: {status?: Status; theme?: Theme}): string {
   const [showLoader, setShowLoader] = useState(false)
   const [tick, setTick] = useState(0)
-  const {prefix, spinner} = makeTheme(theme)
+  const {prefix, spinner} = useMemo(() => makeTheme(theme), [theme])
   useEffect(() => {
     if (status === 'loading') {
       let tickInterval: NodeJS.Timeout | undefined
