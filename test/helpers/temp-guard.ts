@@ -13,8 +13,8 @@ const dir = mkdtempSync(join(outer, 'jp-test-run-'))
 chmodSync(dir, 0o711)
 process.env.TMPDIR = dir
 
-/** tsx's compile cache, made by the loader rather than by a test. */
-const TOOLING = /^tsx-\d+$/
+/** Caches made by the loaders, not by a test: tsx's, and Node 22+'s module compile cache (in tmpdir() by default). */
+const TOOLING = /^(tsx-\d+|node-compile-cache)$/
 
 export const mochaHooks = {
   afterAll() {
