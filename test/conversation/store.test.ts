@@ -108,13 +108,15 @@ describe('conversation storage', () => {
       ]
       await store.saveEvents(a, events)
       await store.saveBaseConfig(a, {editor: {backend: 'terminal'}})
-      const loaded = await store.load(a)
+      const reader = new ConversationStore(store.workspace) // another command: reads from disk
+      const loaded = await reader.load(a)
       expect(loaded.events).to.deep.equal(events)
       expect(loaded.metadata.title).to.equal('first')
       expect(loaded.baseConfig).to.deep.equal({editor: {backend: 'terminal'}})
       expect(await conversationConfig(store, loaded)).to.deep.equal({editor: {backend: 'terminal'}, assistant: {model: {id: 'a/b'}}})
       // the unknown event is written back unchanged
-      await store.saveEvents(a, loaded.events)
+      await reader.saveEvents(a, loaded.events)
+      await reader.closeEvents(a, loaded.events)
       expect(JSON.parse(readFileSync(store.paths(a).events, 'utf8'))[7]).to.deep.equal(events[7])
     })
 
@@ -157,17 +159,29 @@ describe('conversation storage', () => {
   })
 
   describe('writes', () => {
-    it('write only when bytes change: mtime is untouched by an identical save', async () => {
+    it('write only what changed: an identical save touches nothing; a new event is appended to the journal, not the history', async () => {
       const id = await store.create()
       const events = [event.chatRequest('same')]
       expect(await store.saveEvents(id, events)).to.equal(true)
-      const path = store.paths(id).events
+      await store.closeEvents(id, events) // small: folded into events.json
+      const p = store.paths(id)
+      expect(existsSync(p.eventsLog)).to.equal(false)
       const past = new Date('2001-01-01T00:00:00Z')
-      utimesSync(path, past, past)
-      expect(await store.saveEvents(id, events)).to.equal(false)
-      expect(statSync(path).mtimeMs).to.equal(past.getTime())
-      expect(await store.saveEvents(id, [...events, event.message('changed')])).to.equal(true)
-      expect(statSync(path).mtimeMs).to.not.equal(past.getTime())
+      utimesSync(p.events, past, past)
+      const reader = new ConversationStore(store.workspace)
+      const loaded = (await reader.load(id)).events
+      expect(await reader.saveEvents(id, loaded)).to.equal(false)
+      expect(statSync(p.events).mtimeMs).to.equal(past.getTime())
+      expect(existsSync(p.eventsLog)).to.equal(false)
+      loaded.push(event.message('changed'))
+      expect(await reader.saveEvents(id, loaded)).to.equal(true)
+      expect(statSync(p.events).mtimeMs, 'events.json is not rewritten for one new event').to.equal(past.getTime())
+      const log = readFileSync(p.eventsLog, 'utf8')
+      expect(log).to.include('"changed"').and.not.include('"same"')
+      expect((await new ConversationStore(store.workspace).load(id)).events.map((e) => e.type)).to.deep.equal(['chat_request', 'chat_response'])
+      await reader.closeEvents(id, loaded)
+      expect(existsSync(p.eventsLog)).to.equal(false)
+      expect(JSON.parse(readFileSync(p.events, 'utf8'))).to.deep.equal(loaded)
     })
 
     it('a crash between the temp-file write and the rename leaves the old file intact', async () => {
@@ -183,10 +197,15 @@ describe('conversation storage', () => {
       const temps = readdirSync(store.paths(id).dir).filter((f) => f.startsWith('events.json.'))
       expect(temps).to.have.length(1)
       expect(readFileSync(join(store.paths(id).dir, temps[0]), 'utf8')).to.include('NEW CONTENT')
+      // the next process to lock the conversation removes the leftover
+      const next = new ConversationStore(store.workspace)
+      const release = await next.lock(id)
+      expect(readdirSync(store.paths(id).dir).filter((f) => f.startsWith('events.json.'))).to.deep.equal([])
+      await release()
       // and the store still loads and saves normally afterwards
-      expect((await store.load(id)).events).to.have.length(1)
-      expect(await store.saveEvents(id, [event.chatRequest('NEXT')])).to.equal(true)
-      expect((await store.load(id)).events[0]).to.include({content: 'NEXT'})
+      expect((await next.load(id)).events).to.have.length(1)
+      expect(await next.saveEvents(id, [event.chatRequest('NEXT')])).to.equal(true)
+      expect((await new ConversationStore(store.workspace).load(id)).events[0]).to.include({content: 'NEXT'})
     })
 
     it('a corrupt events.json is reported with its path and left byte-identical', async () => {

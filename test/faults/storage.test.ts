@@ -3,7 +3,7 @@
 // killed mid-stream. Real jp processes, real files, a real local server.
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
-import {chmodSync, chownSync, existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
@@ -120,12 +120,12 @@ describe('faults: storage, locking and killed processes', function () {
     const listing = readdirSync(dir).sort()
 
     const hook = pathToFileURL(join(FAULT_FIXTURES, 'enospc.mjs')).href
-    const env = {NODE_OPTIONS: `--import=${hook}`, JP_FAULT_ENOSPC: 'events\\.json'}
+    const env = {NODE_OPTIONS: `--import=${hook}`, JP_FAULT_ENOSPC: 'events\\.(json|log)'}
     const r = await runJp(['query', ...cfg, 'two'], {sandbox: sb, env})
     expect(r.code).to.equal(1)
     const errors = errLines(r.stderr).filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l))
     expect(errors, r.stderr).to.have.length(1)
-    expect(errors[0]).to.match(/^Error: cannot write .*events\.json: ENOSPC/)
+    expect(errors[0]).to.match(/^Error: cannot write .*events\.(json|log): ENOSPC.*unchanged/)
     // The turn could not even be recorded, so nothing was sent.
     expect(server.requests).to.have.length(1)
     expect(readFileSync(events, 'utf8')).to.equal(before)
@@ -162,8 +162,12 @@ describe('faults: storage, locking and killed processes', function () {
       try {
         await a.waitForStdout('A: ')
         const id = onlyConversation(sb).split('/').at(-1)!
+        const metadata = join(onlyConversation(sb), 'metadata.json')
+        const metaBefore = {text: readFileSync(metadata, 'utf8'), mtimeMs: statSync(metadata).mtimeMs}
         const b = await runJp(['query', ...cfg, 'from B'], {sandbox: sb})
         expect(b.code).to.equal(1)
+        // The loser wrote nothing of the conversation (last_activated_at included).
+        expect({text: readFileSync(metadata, 'utf8'), mtimeMs: statSync(metadata).mtimeMs}).to.deep.equal(metaBefore)
         const lines = errLines(b.stderr)
         expect(lines, b.stderr).to.have.length(1)
         expect(lines[0]).to.equal(
@@ -202,7 +206,7 @@ describe('faults: storage, locking and killed processes', function () {
     })
   })
 
-  it('jp killed with SIGKILL mid-stream: the stale lock is taken over and the conversation still loads', async () => {
+  it('jp killed with SIGKILL mid-stream: the answer so far is stored (at most a second lost), the stale lock is taken over', async () => {
     const partial = openaiText(['streaming when killed'])
     server = await startReplayServer([
       {body: partial.slice(0, partial.lastIndexOf('data: {', partial.indexOf('"stop"'))), hold: true},
@@ -211,6 +215,8 @@ describe('faults: storage, locking and killed processes', function () {
     const cfg = useOpenAI(sb, server.url)
     const a = startJp(['query', ...cfg, 'one'], {sandbox: sb})
     await a.waitForStdout('streaming when killed')
+    // The stream is still open; the text arrived over a second ago when jp dies.
+    await new Promise((r) => setTimeout(r, 1500))
     process.kill(a.child.pid!, 'SIGKILL')
     expect((await a.done).signal).to.equal('SIGKILL')
     const dir = onlyConversation(sb)
@@ -224,11 +230,42 @@ describe('faults: storage, locking and killed processes', function () {
     expect(existsSync(lock)).to.equal(false)
     expect(messagesOf(server.requests[1].body)).to.deep.equal([
       ['user', 'one'],
+      ['assistant', 'streaming when killed'],
       ['user', 'two'],
     ])
     const shown = await runJp(['conversation', 'show'], {sandbox: sb})
     expect(shown.code, shown.stderr).to.equal(0)
     expect(storedEvents(sb).filter((e) => e.type === 'chat_request').map((e) => e.content)).to.deep.equal(['one', 'two'])
     expect(readdirSync(conversationsDir(sb)).filter((n) => n.startsWith('jp-c'))).to.have.length(1)
+  })
+  it('a .lock that is a directory fails at once with one line naming it (no spin); the conversation is untouched', async () => {
+    server = await startReplayServer([{body: openaiText(['first'])}, {body: openaiText(['never sent'])}])
+    const cfg = useOpenAI(sb, server.url)
+    expect((await runJp(['query', ...cfg, 'one'], {sandbox: sb})).code).to.equal(0)
+    const dir = onlyConversation(sb)
+    const lock = join(dir, '.lock')
+    mkdirSync(join(lock, 'inside'), {recursive: true})
+    const before = Object.fromEntries(['events.json', 'metadata.json'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]))
+    const r = await runJp(['query', ...cfg, 'two'], {sandbox: sb, timeoutMs: 15_000})
+    expect(r.signal, 'jp had to be killed: it spun on the lock').to.equal(null)
+    expect(r.code).to.equal(1)
+    const lines = errLines(r.stderr)
+    expect(lines, r.stderr).to.have.length(1)
+    expect(lines[0]).to.equal(`Error: cannot lock ${lock}: it exists and is not a lock file (a directory?); remove it`)
+    expect(server.requests).to.have.length(1)
+    for (const [f, text] of Object.entries(before)) expect(readFileSync(join(dir, f), 'utf8'), f).to.equal(text)
+  })
+
+  it('conversation files are 0600 and their directories 0700 (they hold private chats)', async () => {
+    server = await startReplayServer([{body: openaiText(['private'])}])
+    const cfg = useOpenAI(sb, server.url)
+    expect((await runJp(['query', ...cfg, 'one'], {sandbox: sb})).code).to.equal(0)
+    const dir = onlyConversation(sb)
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8)
+    expect(mode(conversationsDir(sb)), 'conversations/').to.equal('700')
+    expect(mode(dir), 'the conversation directory').to.equal('700')
+    const files = readdirSync(dir)
+    expect(files).to.include.members(['events.json', 'metadata.json', 'base_config.json'])
+    for (const f of files) expect(mode(join(dir, f)), f).to.equal('600')
   })
 })

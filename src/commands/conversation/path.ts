@@ -24,10 +24,29 @@ export default class ConversationPath extends JpCommand {
         throw new ConversationNotFoundError(id, store.workspace.root)
       }
       const p = store.paths(id)
+      if (flags.events) await foldJournal(store, id)
       const out = flags.events ? p.events : flags.metadata ? p.metadata : flags['base-config'] ? p.baseConfig : p.dir
       process.stdout.write(out + '\n')
     } catch (e) {
       this.fail(e)
     }
+  }
+}
+
+/**
+ * Whoever asks for events.json's path means to read it: fold the journal
+ * (events.log) in first, unless another jp is writing the conversation.
+ */
+async function foldJournal(store: import('../../lib/conversation/store.js').ConversationStore, id: string): Promise<void> {
+  let release: () => Promise<void>
+  try {
+    release = await store.lock(id, {waitMs: 0})
+  } catch {
+    return // in use: its writer folds a small journal when it finishes
+  }
+  try {
+    await store.compactEvents(id)
+  } finally {
+    await release()
   }
 }

@@ -10,7 +10,14 @@ export default class ConversationUse extends JpCommand {
     const {args} = await this.parse(ConversationUse)
     const store = await this.store()
     try {
-      await store.setActive(args.id)
+      // setActive stamps the conversation's metadata: only with its lock held.
+      const {WRITER_LOCK_WAIT_MS} = await import('../../lib/conversation/lock.js')
+      const release = await store.lock(args.id, {waitMs: WRITER_LOCK_WAIT_MS})
+      try {
+        await store.setActive(args.id)
+      } finally {
+        await release()
+      }
     } catch (e) {
       this.fail(e)
     }

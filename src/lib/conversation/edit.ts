@@ -72,13 +72,13 @@ export async function snapshot(paths: readonly string[]): Promise<Snapshot> {
 
 /** Puts every snapshotted file back, writing only those whose bytes changed. */
 export async function restore(snap: Snapshot): Promise<void> {
-  const {default: writeFileAtomic} = await import('write-file-atomic')
+  const {writeFileDurably} = await import('./files.js')
   for (const [path, before] of snap) {
     const now = await readBytes(path)
     if (before === undefined) {
       if (now !== undefined) await rm(path, {force: true})
     } else if (now === undefined || !now.equals(before)) {
-      await writeFileAtomic(path, before)
+      await writeFileDurably(path, before)
     }
   }
 }

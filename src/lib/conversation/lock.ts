@@ -2,9 +2,12 @@
 // owner's pid. A second process polls until `waitMs` has passed and then
 // fails naming the conversation and the holder. A lock whose pid no longer
 // exists on this host is taken over; the takeover itself is serialised by an
-// exclusive mkdir so two waiters cannot both steal it.
+// exclusive mkdir so two waiters cannot both steal it. Something at the lock
+// path that is not a lock file (a directory, say), or a stale lock that
+// cannot be removed, fails at once with an error naming the path: waiting
+// cannot fix either, and retrying in a loop would only burn CPU.
 import {hostname} from 'node:os'
-import {mkdir, open, readFile, rmdir, stat, unlink} from 'node:fs/promises'
+import {lstat, mkdir, open, readFile, rmdir, stat, unlink} from 'node:fs/promises'
 import {unlinkSync} from 'node:fs'
 
 export class ConversationLockedError extends Error {
@@ -15,6 +18,17 @@ export class ConversationLockedError extends Error {
     const who = holderPid === undefined ? 'another jp process' : `another jp process (pid ${holderPid})`
     super(`conversation ${conversationId} is in use by ${who}; wait for it to finish or pick another conversation`)
     this.name = 'ConversationLockedError'
+  }
+}
+
+/** The lock path holds something jp cannot use or remove; the message names it and what to do. */
+export class LockPathError extends Error {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`cannot lock ${path}: ${problem}`)
+    this.name = 'LockPathError'
   }
 }
 
@@ -59,7 +73,7 @@ async function readInfo(path: string): Promise<LockInfo | undefined> {
 
 async function tryCreate(path: string): Promise<boolean> {
   try {
-    const fh = await open(path, 'wx', 0o644)
+    const fh = await open(path, 'wx', 0o600)
     const info: LockInfo = {pid: process.pid, host: hostname(), since: new Date().toISOString()}
     await fh.writeFile(JSON.stringify(info) + '\n')
     await fh.close()
@@ -96,11 +110,30 @@ async function takeOverStale(path: string, info: LockInfo | undefined): Promise<
   }
   try {
     const again = await readInfo(path)
-    if (again?.pid === info?.pid) await unlink(path).catch(() => undefined)
+    if (again?.pid !== info?.pid) return true // someone else took it over meanwhile: try again
+    try {
+      await unlink(path)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        const who = info ? `its holder (pid ${info.pid}) is gone` : 'it is stale'
+        throw new LockPathError(path, `${who} but it cannot be removed (${(e as Error).message}); remove it by hand`)
+      }
+    }
     return true
   } finally {
     await rmdir(guard).catch(() => undefined)
   }
+}
+
+/** Throws LockPathError when `path` exists but is not a regular file (a directory never becomes a lock). */
+async function mustBeLockFile(path: string): Promise<void> {
+  let isFile: boolean
+  try {
+    isFile = (await lstat(path)).isFile()
+  } catch {
+    return // gone meanwhile: the next round creates it
+  }
+  if (!isFile) throw new LockPathError(path, 'it exists and is not a lock file (a directory?); remove it')
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -122,6 +155,7 @@ export async function acquireLock(
   let waiting = false
   for (;;) {
     if (await tryCreate(path)) break
+    await mustBeLockFile(path)
     const info = await readInfo(path)
     if (await takeOverStale(path, info)) continue
     if (Date.now() >= deadline) throw new ConversationLockedError(conversationId, info?.pid)

@@ -1,12 +1,16 @@
 // Conversation storage (SPEC §10): `.jp/conversations/<id>/` holding
-// events.json, metadata.json and base_config.json. Writes are atomic and only
-// happen when bytes change; a corrupt file is reported by path and never
-// overwritten (load fails, so nothing is ever saved over it).
+// events.json (+ events.log, its journal: see journal.ts), metadata.json and
+// base_config.json, files 0600 in 0700 directories. Writes are durable and
+// atomic (files.ts); a corrupt file is reported by path and never overwritten
+// (load fails, so nothing is ever saved over it). A conversation is parsed
+// once per command: `load` remembers what it read, and the events are then
+// written as they change, never read back.
 import {createHash} from 'node:crypto'
-import {mkdir, readdir, readFile, rm, stat} from 'node:fs/promises'
+import {chmod, mkdir, readdir, readFile, rm, stat} from 'node:fs/promises'
 import {basename, join} from 'node:path'
-import {eventsProblem, type ConversationEvent} from './events.js'
-import {CorruptFileError, readJson, toJson, writeIfChanged} from './files.js'
+import type {ConversationEvent} from './events.js'
+import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, removeStaleTemps, toJson, writeFileDurably} from './files.js'
+import {EventJournal, loadEvents} from './journal.js'
 import {acquireLock} from './lock.js'
 import {userDataDir} from './paths.js'
 import {ensureWorkspace, type Workspace} from './workspace.js'
@@ -42,6 +46,8 @@ export interface ConversationSummary {
 export interface ConversationPaths {
   dir: string
   events: string
+  /** The journal of changes not yet folded into events.json. */
+  eventsLog: string
   metadata: string
   baseConfig: string
 }
@@ -68,6 +74,13 @@ export interface StoreOptions {
 
 export class ConversationStore {
   private readonly env: NodeJS.ProcessEnv
+  /** What this command loaded, by id: each conversation is parsed once per command. */
+  private readonly loaded = new Map<string, Promise<Conversation>>()
+  private readonly journals = new Map<string, EventJournal>()
+  /** The bytes of small files as this command read or wrote them: a save compares against these, never reads back. */
+  private readonly known = new Map<string, string>()
+  /** What the files looked like (stat) when `load` read them, by id. */
+  private readonly readAs = new Map<string, string>()
 
   constructor(
     readonly workspace: Workspace,
@@ -82,6 +95,7 @@ export class ConversationStore {
     return {
       dir,
       events: join(dir, 'events.json'),
+      eventsLog: join(dir, 'events.log'),
       metadata: join(dir, 'metadata.json'),
       baseConfig: join(dir, 'base_config.json'),
     }
@@ -146,8 +160,16 @@ export class ConversationStore {
     )
   }
 
+  /** Reads a small JSON file, remembering its bytes; undefined when missing. */
+  private async readKnownJson(path: string): Promise<unknown> {
+    const text = await readText(path)
+    if (text === undefined) return undefined
+    this.known.set(path, text)
+    return parseJson(path, text)
+  }
+
   private async readMetadata(path: string): Promise<ConversationMetadata> {
-    const meta = await readJson(path)
+    const meta = await this.readKnownJson(path)
     if (meta === undefined) return {}
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new CorruptFileError(path, 'expected a JSON object')
     for (const k of META_STRING_KEYS) {
@@ -157,37 +179,95 @@ export class ConversationStore {
     return meta as ConversationMetadata
   }
 
-  /** Loads everything stored for `id`. Corrupt files raise CorruptFileError (or ConfigError for base_config.json). */
-  async load(id: string): Promise<Conversation> {
+  /**
+   * Loads everything stored for `id` (once per command: later calls return
+   * the same object, whose `events` the caller may append to and save).
+   * Corrupt files raise CorruptFileError (or ConfigError for base_config.json).
+   */
+  load(id: string): Promise<Conversation> {
+    let conv = this.loaded.get(id)
+    if (!conv) {
+      conv = this.read(id)
+      this.loaded.set(id, conv)
+      conv.catch(() => this.loaded.delete(id))
+    }
+    return conv
+  }
+
+  /**
+   * For a conversation read before its lock was taken: reads it again if any
+   * of its files changed since (another jp wrote it meanwhile). Compares
+   * stat data only; call it with the lock held.
+   */
+  async reloadIfChanged(id: string): Promise<void> {
+    const before = this.readAs.get(id)
+    if (before === undefined || before === (await this.fileState(id))) return
+    this.loaded.delete(id)
+    this.journals.delete(id)
+    await this.load(id)
+  }
+
+  private async fileState(id: string): Promise<string> {
+    const p = this.paths(id)
+    const states = await Promise.all(
+      [p.events, p.eventsLog, p.metadata, p.baseConfig].map((f) =>
+        stat(f, {bigint: true}).then(
+          (s) => `${s.ino}:${s.size}:${s.mtimeNs}`,
+          () => '-',
+        ),
+      ),
+    )
+    return states.join(' ')
+  }
+
+  private async read(id: string): Promise<Conversation> {
     const p = await this.mustExist(id)
-    const events = (await readJson(p.events)) ?? []
-    const problem = eventsProblem(events)
-    if (problem) throw new CorruptFileError(p.events, problem)
-    const metadata = await this.readMetadata(p.metadata)
-    const baseConfig = (await readJson(p.baseConfig)) ?? {}
+    // Taken before reading: a write in between shows as a change later.
+    this.readAs.set(id, await this.fileState(id))
+    const [stored, metadata, baseConfig] = await Promise.all([loadEvents(p.events, p.eventsLog), this.readMetadata(p.metadata), this.readKnownJson(p.baseConfig)])
     const {validatePartial} = await import('../config/load.js')
-    validatePartial(baseConfig, p.baseConfig)
-    return {id, events: events as ConversationEvent[], metadata, baseConfig: baseConfig as Record<string, unknown>}
+    validatePartial(baseConfig ?? {}, p.baseConfig)
+    this.journals.set(id, new EventJournal(p.events, p.eventsLog, stored))
+    return {id, events: stored.events, metadata, baseConfig: (baseConfig ?? {}) as Record<string, unknown>}
   }
 
   /** Creates a new, empty conversation and returns its id (`jp-c<deciseconds since epoch>`, unique). */
   async create(opts: {title?: string; baseConfig?: Record<string, unknown>} = {}): Promise<string> {
+    const {id, release} = await this.createLocked(opts)
+    await release()
+    return id
+  }
+
+  /**
+   * Creates a new conversation and returns it still locked: its files are
+   * written with the lock held, like every write of a conversation.
+   */
+  async createLocked(opts: {title?: string; baseConfig?: Record<string, unknown>} = {}): Promise<{id: string; release: () => Promise<void>}> {
     if (await ensureWorkspace(this.workspace)) this.opts.onWorkspaceCreated?.(this.workspace)
+    await ensurePrivateDir(this.workspace.conversationsDir)
     let n = Math.floor(Date.now() / 100)
     for (;;) {
       const id = `jp-c${n}`
       try {
-        await mkdir(this.paths(id).dir) // exclusive: two creators never share an id
-        const now = new Date().toISOString()
-        const meta: ConversationMetadata = {created_at: now, last_activated_at: now}
-        if (opts.title !== undefined) meta.title = opts.title
-        // Three independent files: written together, each atomically.
-        await Promise.all([this.saveMetadata(id, meta), this.saveEvents(id, []), this.saveBaseConfig(id, opts.baseConfig ?? {})])
-        return id
+        await mkdir(this.paths(id).dir, {mode: DIR_MODE}) // exclusive: two creators never share an id
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
         n++
+        continue
       }
+      const release = await acquireLock(join(this.paths(id).dir, '.lock'), id)
+      try {
+        const now = new Date().toISOString()
+        const meta: ConversationMetadata = {created_at: now, last_activated_at: now}
+        if (opts.title !== undefined) meta.title = opts.title
+        const p = this.paths(id)
+        // Three independent files: written together, each atomically.
+        await Promise.all([this.writeKnown(p.metadata, toJson(meta)), writeFileDurably(p.events, toJson([])), this.writeKnown(p.baseConfig, toJson(opts.baseConfig ?? {}))])
+      } catch (e) {
+        await release()
+        throw e
+      }
+      return {id, release}
     }
   }
 
@@ -199,20 +279,24 @@ export class ConversationStore {
   async activeId(): Promise<string | undefined> {
     let id: string
     try {
-      id = (await readFile(this.activeFile, 'utf8')).trim()
+      const text = await readFile(this.activeFile, 'utf8')
+      this.known.set(this.activeFile, text)
+      id = text.trim()
     } catch {
       return undefined
     }
     return id && (await this.exists(id)) ? id : undefined
   }
 
-  /** Makes `id` the active conversation and stamps its `last_activated_at`. */
+  /**
+   * Makes `id` the active conversation and stamps its `last_activated_at`.
+   * Call it with the conversation's lock held: it writes metadata.json.
+   */
   async setActive(id: string): Promise<void> {
-    const p = await this.mustExist(id)
-    const meta = await this.readMetadata(p.metadata)
+    const conv = await this.load(id)
     await Promise.all([
-      this.saveMetadata(id, {...meta, last_activated_at: new Date().toISOString()}),
-      writeIfChanged(this.activeFile, id + '\n'),
+      this.saveMetadata(id, {...conv.metadata, last_activated_at: new Date().toISOString()}),
+      this.writeKnown(this.activeFile, id + '\n'),
     ])
   }
 
@@ -233,22 +317,64 @@ export class ConversationStore {
     }
   }
 
-  /** Each save returns whether bytes were written (false: unchanged on disk). */
+  /**
+   * Records `events` as the conversation's events, writing only what changed
+   * since the last load or save (see journal.ts). Returns whether anything
+   * was written. A conversation not loaded in this command is loaded first.
+   */
   async saveEvents(id: string, events: readonly ConversationEvent[]): Promise<boolean> {
-    return this.save(this.paths(id).events, events)
+    const wrote = await (await this.journal(id)).sync(events)
+    const conv = await this.loaded.get(id)
+    if (conv) conv.events = events as ConversationEvent[] // later loads in this command see what was saved
+    return wrote
+  }
+
+  /** Appends streamed text to `events[index][key]`, in memory and on disk (only the new text is written). */
+  async appendText(id: string, events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string): Promise<void> {
+    await (await this.journal(id)).append(events, index, key, text)
+  }
+
+  /** End of a command's writes: what is left is written, and a small conversation's journal folded into events.json. */
+  async closeEvents(id: string, events: readonly ConversationEvent[]): Promise<void> {
+    await (await this.journal(id)).close(events)
+  }
+
+  /** Folds the journal into events.json (with the lock held), so events.json alone holds every event: before an edit. */
+  async compactEvents(id: string): Promise<void> {
+    const conv = await this.load(id)
+    const journal = await this.journal(id)
+    if (journal.hasLog) await journal.compact(conv.events)
+  }
+
+  private async journal(id: string): Promise<EventJournal> {
+    if (!this.journals.has(id)) await this.load(id)
+    return this.journals.get(id)!
   }
 
   async saveMetadata(id: string, meta: ConversationMetadata): Promise<boolean> {
-    return this.save(this.paths(id).metadata, meta)
+    const wrote = await this.save(this.paths(id).metadata, meta)
+    const conv = this.loaded.get(id)
+    if (conv) void conv.then((c) => (c.metadata = meta), () => {})
+    return wrote
   }
 
   async saveBaseConfig(id: string, config: Record<string, unknown>): Promise<boolean> {
-    return this.save(this.paths(id).baseConfig, config)
+    const wrote = await this.save(this.paths(id).baseConfig, config)
+    const conv = this.loaded.get(id)
+    if (conv) void conv.then((c) => (c.baseConfig = config), () => {})
+    return wrote
   }
 
+  /** Small files (metadata, base config): rewritten whole, only when their bytes change. */
   private async save(path: string, value: unknown): Promise<boolean> {
-    await mkdir(join(path, '..'), {recursive: true})
-    return writeIfChanged(path, toJson(value))
+    return this.writeKnown(path, toJson(value))
+  }
+
+  private async writeKnown(path: string, text: string): Promise<boolean> {
+    if (this.known.get(path) === text) return false
+    await writeFileDurably(path, text)
+    this.known.set(path, text)
+    return true
   }
 
   /**
@@ -258,7 +384,16 @@ export class ConversationStore {
    */
   async lock(id: string, opts: {waitMs?: number; onWait?: (deadline: number) => void} = {}): Promise<() => Promise<void>> {
     const p = await this.mustExist(id)
-    return acquireLock(join(p.dir, '.lock'), id, {waitMs: opts.waitMs ?? 0, onWait: opts.onWait})
+    const release = await acquireLock(join(p.dir, '.lock'), id, {waitMs: opts.waitMs ?? 0, onWait: opts.onWait})
+    try {
+      // With the lock held nobody else is writing: temp files are a crashed write's leftovers.
+      await removeStaleTemps(p.dir)
+      // Conversations written by older versions were 0755.
+      if (((await stat(p.dir)).mode & 0o777) !== DIR_MODE) await chmod(p.dir, DIR_MODE)
+    } catch {
+      // Tidying is best effort; the writes themselves report real problems.
+    }
+    return release
   }
 }
 

@@ -37,8 +37,9 @@ export interface OpenConversation {
 }
 
 /**
- * Creates the conversation when `id` is undefined, moves a new
- * conversation's draft to it, makes it active, takes its lock and loads it.
+ * Takes the conversation's lock (creating the conversation, locked, when
+ * `id` is undefined), then moves a new conversation's draft to it, makes it
+ * active and loads it.
  * Storage failures (read-only directory, full disk) and a held lock are
  * QueryErrors: one line, not a stack.
  */
@@ -49,22 +50,31 @@ export async function openConversation(
   draft: DraftLink | undefined,
   status?: Pick<Printer, 'startStatus'>,
 ): Promise<OpenConversation> {
-  const conversationId = await userFacing(async () => {
-    const created = id ?? (await store.create({title: titleFrom(query)}))
-    await draft?.adopt(created)
-    await store.setActive(created)
-    return created
-  })
+  // Nothing of a conversation is written before its lock is held: a new one
+  // is created locked; an existing one read before the lock (its config
+  // layer, the editor's seed) is read again only if its files changed since.
   let stopLockWait = () => {}
-  const lock = store.lock(conversationId, {
-    waitMs: WRITER_LOCK_WAIT_MS,
+  const onWait = (deadline: number) => {
     // Another jp is writing this conversation: a countdown on the status line.
-    onWait: (deadline) => {
-      if (status) stopLockWait = status.startStatus('Conversation in use by another jp, waiting', () => ` (${secondsLeft(deadline)}s left)`)
-    },
-  })
-  const release = await userFacing(() => lock).finally(() => stopLockWait())
+    if (status) stopLockWait = status.startStatus('Conversation in use by another jp, waiting', () => ` (${secondsLeft(deadline)}s left)`)
+  }
+  const {conversationId, release} = await userFacing(async () => {
+    if (id === undefined) {
+      const created = await store.createLocked({title: titleFrom(query)})
+      return {conversationId: created.id, release: created.release}
+    }
+    const held = await store.lock(id, {waitMs: WRITER_LOCK_WAIT_MS, onWait})
+    await store.reloadIfChanged(id).catch(async (error: unknown) => {
+      await held()
+      throw error
+    })
+    return {conversationId: id, release: held}
+  }).finally(() => stopLockWait())
   try {
+    await userFacing(async () => {
+      await draft?.adopt(conversationId)
+      await store.setActive(conversationId)
+    })
     const conversation = await userFacing(() => store.load(conversationId))
     if (!conversation.metadata.title) {
       await userFacing(() => store.saveMetadata(conversationId, {...conversation.metadata, title: titleFrom(query)}))

@@ -75,6 +75,7 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     query: text.text,
     draft: text.draft,
     draftPath: store.draftPath(conversation.id),
+    closeEvents: () => store.closeEvents(conversation.id, conversation.events),
     release: conversation.release,
     router,
     printer,

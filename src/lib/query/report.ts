@@ -15,6 +15,8 @@ export interface ReportOptions {
   draft: {discard(): Promise<void>} | undefined
   /** Where this conversation's draft lives (`QUERY_MESSAGE.md`). */
   draftPath: string
+  /** The conversation's last writes (a small conversation's journal folded into events.json). */
+  closeEvents?(): Promise<void>
   release(): Promise<void>
   router: SignalRouter
   printer: Printer
@@ -29,29 +31,42 @@ export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions
   router.onShutdown(async () => {
     await turn.catch(() => {})
     opts.keyReader?.stop()
+    await opts.closeEvents?.().catch(() => {})
     await opts.release().catch(() => {})
     printer.close()
   })
+  let code: number
+  let turnThrew = false
   try {
     const outcome = await turn
     if (outcome.type === 'shutdown') {
       await router.shutdown()
       return 130
     }
-    return await report(outcome, opts)
+    code = await report(outcome, opts)
   } catch (error) {
     // The turn itself failed (e.g. events.json could not be written): one line.
     printer.error(`Error: ${errorLine(error)}`)
-    return 1
-  } finally {
-    if (!router.shuttingDown) {
-      opts.keyReader?.stop()
-      await opts.release().catch(() => {})
-      router.uninstall()
-      await printer.flush()
-      printer.close()
-    }
+    code = 1
+    turnThrew = true
   }
+  if (!router.shuttingDown) {
+    if (!turnThrew) {
+      // The last writes: a failure is reported and exits 1 (the old files stay).
+      try {
+        await opts.closeEvents?.()
+      } catch (error) {
+        printer.error(`Error: ${errorLine(error)}`)
+        code = 1
+      }
+    }
+    opts.keyReader?.stop()
+    await opts.release().catch(() => {})
+    router.uninstall()
+    await printer.flush()
+    printer.close()
+  }
+  return code
 }
 
 async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {

@@ -97,6 +97,8 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     persist: async () => {
       await opts.store.saveEvents(conversation.id, conversation.events)
     },
+    appendText: (index, key, text) => opts.store.appendText(conversation.id, conversation.events, index, key, text),
+    completeEvents: () => opts.store.completeEvents(conversation.id, conversation.events),
     printer,
     router,
     interactive: interactive ? await terminalPrompts(opts, router) : undefined,

@@ -12,14 +12,25 @@ export class ResponseParts {
   text = ''
   toolCalls: ToolCallEvent[] = []
   finish?: {reason: FinishReason; raw?: string}
-  private readonly closed: ReasoningPiece[] = []
+  private closed: ReasoningPiece[] = []
   /** Reasoning text not yet closed by a signature. */
   private open = ''
+  private sawText = false
+
+  /**
+   * With `recordText`, the answer's text goes there as it arrives (it is
+   * recorded in the conversation while it streams) and is not kept here:
+   * `text` stays empty and `toEvents` leaves the message out.
+   */
+  constructor(private readonly recordText?: (text: string) => void) {}
 
   add(ev: StreamEvent): void {
     switch (ev.type) {
       case 'text':
-        this.text += ev.text
+        if (ev.text === '') break
+        this.sawText = true
+        if (this.recordText) this.recordText(ev.text)
+        else this.text += ev.text
         break
       case 'reasoning':
         this.open += ev.text
@@ -45,7 +56,7 @@ export class ResponseParts {
 
   /** Whether anything of the answer arrived (text, reasoning or tool calls). */
   get empty(): boolean {
-    return this.text === '' && this.open === '' && this.closed.length === 0 && this.toolCalls.length === 0
+    return !this.sawText && this.open === '' && this.closed.length === 0 && this.toolCalls.length === 0
   }
 
   /** The conversation events recording this response, in the order the API wants them back. */
@@ -54,6 +65,13 @@ export class ResponseParts {
     for (const piece of [...this.closed, ...(this.open === '' ? [] : [{text: this.open}])]) out.push(storedReasoning(piece))
     if (this.text !== '') out.push(event.message(this.text))
     for (const call of this.toolCalls) out.push(event.toolCallRequest(call.id, call.name, call.arguments))
+    return out
+  }
+
+  /** The thinking blocks complete so far, as events, handed over once (they precede the text that follows). */
+  takeClosedReasoning(): ConversationEvent[] {
+    const out = this.closed.map(storedReasoning)
+    this.closed = []
     return out
   }
 

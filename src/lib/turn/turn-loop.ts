@@ -14,6 +14,7 @@ import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
 import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
+import {AnswerRecorder} from './answer-recorder.js'
 import {finishNotice, ResponseParts} from './response.js'
 import {errorMessage} from '../text/one-line.js'
 
@@ -38,8 +39,15 @@ export interface TurnDeps {
   runTool: ToolRunFn
   /** The conversation's events; the loop appends to it in place. */
   events: ConversationEvent[]
-  /** Writes `events` to disk (atomic, only on change). */
+  /** Writes what changed in `events` to disk. */
   persist: () => Promise<void>
+  /**
+   * Appends streamed text to `events[index][key]` in memory and writes only
+   * that text (without it: changed in place, then `persist`).
+   */
+  appendText?: (index: number, key: 'message', text: string) => Promise<void>
+  /** How often the answer is written while it streams (default 1000 ms): a crash loses at most this much. */
+  recordEveryMs?: number
   printer: Printer
   router?: SignalRouter
   /** Present when a terminal can show prompts. */
@@ -65,6 +73,8 @@ export type TurnOutcome =
 
 interface StreamResult {
   partial: ResponseParts
+  /** The answer's text, recorded as it streamed. */
+  recorder: AnswerRecorder
   /** The interrupt decision, when the user opened the menu. */
   decision?: StreamingInterruptAction
   /** Set when the stream failed (not by our own abort). */
@@ -106,6 +116,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     const result = await streamResponse(deps)
+    // Whatever text was still waiting is written now (a failed write ends the turn here).
+    await result.recorder.close()
     const decision = result.decision
 
     if (decision?.type === 'abort') {
@@ -117,7 +129,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
     // The stream is over: what arrived is committed before anything else.
     const interrupted = decision !== undefined && decision.type !== 'resume'
-    commitPartial(deps, result.partial, interrupted || result.shutdown || result.error !== undefined)
+    commitPartial(deps, result, interrupted || result.shutdown || result.error !== undefined)
     await deps.persist()
 
     if (result.shutdown || decision?.type === 'escalate') {
@@ -189,8 +201,16 @@ function request(deps: TurnDeps): ChatRequest {
  */
 async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const {printer, router} = deps
-  const partial = new ResponseParts()
   const controller = new AbortController()
+  const recorder: AnswerRecorder = new AnswerRecorder({
+    events: deps.events,
+    persist: deps.persist,
+    appendText: deps.appendText,
+    takeClosedReasoning: () => partial.takeClosedReasoning(),
+    everyMs: deps.recordEveryMs ?? 1000,
+    onFailure: () => controller.abort(),
+  })
+  const partial = new ResponseParts((text) => recorder.add(text))
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
@@ -310,7 +330,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     printer.endAssistant()
   }
 
-  return {partial, decision, error, shutdown}
+  return {partial, recorder, decision, error, shutdown}
 }
 
 function abortPromise(signal: AbortSignal): Promise<void> {
@@ -323,8 +343,16 @@ function abortPromise(signal: AbortSignal): Promise<void> {
  * Tool calls of an interrupted response are answered with a notice so the
  * next request stays valid for every provider.
  */
-function commitPartial(deps: TurnDeps, partial: ResponseParts, interrupted: boolean): void {
-  deps.events.push(...partial.toEvents())
+function commitPartial(deps: TurnDeps, result: StreamResult, interrupted: boolean): void {
+  const partial = result.partial
+  // The text is in deps.events already (recorded as it streamed); the rest
+  // follows it, except thinking that was still open when the text began:
+  // that goes before it, where the API wants it.
+  const rest = partial.toEvents()
+  const at = result.recorder.messageAt
+  const thinking = rest.filter((e) => e.type === 'chat_response')
+  if (at !== undefined && thinking.length > 0) deps.events.splice(at, 0, ...thinking)
+  deps.events.push(...rest.filter((e) => at === undefined || e.type !== 'chat_response'))
   if (interrupted) {
     for (const call of partial.toolCalls) deps.events.push(event.toolCallResponse(call.id, INTERRUPTED_TOOL_CALL, true))
     partial.toolCalls = []
