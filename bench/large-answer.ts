@@ -37,7 +37,7 @@ process.stdout.write(String(textChars))
 const WORDS = ['a', 'large', 'answer', 'streams', 'through', 'jp', '—', 'naïve', 'code,', 'prose', 'and', 'tables.\n']
 
 /** A server generating the stream as it goes (deltas of ~200 bytes of text), honouring backpressure. */
-async function startServer(textBytes: number): Promise<{baseUrl: string; textChars: number; close(): Promise<void>}> {
+export async function startServer(textBytes: number): Promise<{baseUrl: string; textChars: number; close(): Promise<void>}> {
   const deltas: string[] = []
   for (let d = 0; d < 64; d++) {
     let s = ''
