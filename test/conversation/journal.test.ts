@@ -7,6 +7,7 @@ import {appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync,
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {event, type ConversationEvent} from '../../src/lib/conversation/events.js'
+import {IN_MEMORY_FIELD_CHARS} from '../../src/lib/conversation/journal.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
 import {initWorkspace} from '../../src/lib/conversation/workspace.js'
 
@@ -131,5 +132,25 @@ describe('conversation events journal (events.log)', () => {
     const reread = (await next().load(id)).events
     expect(reread).to.have.length(start + 1)
     expect(reread.at(-1)).to.deep.include({type: 'chat_response', reasoning: 'thinking', signature: 'sig'})
+  })
+
+  it('an answer too large to keep in memory stays whole on disk, and the events are made whole again when needed', async () => {
+    const s = next()
+    const conv = await s.load(id)
+    conv.events.push(event.chatRequest('q'), event.message(''))
+    await s.saveEvents(id, conv.events)
+    const piece = 'x'.repeat(256 * 1024)
+    const pieces = Math.ceil((IN_MEMORY_FIELD_CHARS * 1.5) / piece.length)
+    for (let i = 0; i < pieces; i++) await s.appendText(id, conv.events, 1, 'message', piece)
+    const whole = pieces * piece.length
+    expect((conv.events[1].message as string).length, 'memory holds only the start').to.be.below(whole)
+    expect(((await next().load(id)).events[1].message as string).length, 'disk holds it all').to.equal(whole)
+    await s.completeEvents(id, conv.events)
+    expect((conv.events[1].message as string).length).to.equal(whole)
+    // Folding the journal never writes a shortened answer.
+    await s.appendText(id, conv.events, 1, 'message', 'end')
+    await s.compactEvents(id)
+    const folded = JSON.parse(readFileSync(store.paths(id).events, 'utf8')) as ConversationEvent[]
+    expect((folded[1].message as string).length).to.equal(whole + 3)
   })
 })

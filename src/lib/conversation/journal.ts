@@ -27,6 +27,14 @@ export const SMALL_CONVERSATION_BYTES = 256 * 1024
 /** A log smaller than this is never worth compacting on its own. */
 const MIN_COMPACT_LOG_BYTES = 1024 * 1024
 
+/**
+ * A streamed field longer than this (in characters) stops growing in memory:
+ * the rest of a very large answer is only on disk (memory stays flat however
+ * long the answer), and the events are re-read from disk if this command
+ * needs them whole again (`complete`).
+ */
+export const IN_MEMORY_FIELD_CHARS = 1 << 20
+
 /** Fields that grow while an answer streams: appended to, never rewritten. */
 const STREAMED = new Set(['message', 'reasoning'])
 
@@ -163,6 +171,8 @@ export class EventJournal {
   /** Whether this command has written yet. */
   private wrote = false
   private queue: Promise<unknown> = Promise.resolve()
+  /** Events whose streamed field holds only the start of what is on disk. */
+  private readonly incomplete = new Set<number>()
 
   constructor(
     private readonly eventsPath: string,
@@ -192,18 +202,44 @@ export class EventJournal {
     })
   }
 
-  /** Appends `text` to `events[index][key]` (a streamed field) in memory and on disk. */
+  /**
+   * Appends `text` to `events[index][key]` (a streamed field) on disk, and in
+   * memory up to IN_MEMORY_FIELD_CHARS (beyond that the event is marked
+   * incomplete until `complete` re-reads it).
+   */
   append(events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string): Promise<void> {
     return this.serial(async () => {
       const target = events[index] as Fields
       const shape = this.shapes.get(index)
-      target[key] = String(target[key] ?? '') + text
-      if (this.onDisk[index] === events[index] && shape && typeof shape[key] === 'string') {
+      if (this.onDisk[index] === events[index] && shape && typeof shape[key] === 'string' && shape[key] === target[key]) {
         await this.appendRecords([{at: index, append: {[key]: text}}])
-        shape[key] = target[key]
-      } else await this.writeDiff(events, {at: index, set: {[key]: target[key]}})
+        const now = target[key] as string
+        if (now.length >= IN_MEMORY_FIELD_CHARS) this.incomplete.add(index)
+        else target[key] = shape[key] = now + text
+      } else {
+        // Not (or no longer) an event this command streamed: record the whole field.
+        await this.complete(events)
+        target[key] = String(target[key] ?? '') + text
+        await this.writeDiff(events, {at: index, set: {[key]: target[key]}})
+      }
       this.wrote = true
     })
+  }
+
+  /** Re-reads the events from disk when a streamed answer was too large to keep whole in memory. */
+  ensureComplete(events: ConversationEvent[]): Promise<void> {
+    return this.serial(() => this.complete(events))
+  }
+
+  private async complete(events: readonly ConversationEvent[]): Promise<void> {
+    if (this.incomplete.size === 0) return
+    const loaded = await loadEvents(this.eventsPath, this.logPath)
+    const mutable = events as ConversationEvent[]
+    mutable.length = 0
+    mutable.push(...loaded.events)
+    this.onDisk = [...mutable]
+    for (const i of [...this.shapes.keys()]) this.shapes.set(i, {...(mutable[i] as Fields)})
+    this.incomplete.clear()
   }
 
   /** Writes what is left and folds the log into events.json when the conversation is small (end of a command). */
@@ -312,6 +348,7 @@ export class EventJournal {
   }
 
   private async compactNow(events: readonly ConversationEvent[]): Promise<void> {
+    await this.complete(events) // never fold a shortened answer into events.json
     const text = toJson(events)
     const bytes = Buffer.byteLength(text)
     // Say in the log which events.json replaces it before writing that file:

@@ -334,6 +334,11 @@ export class ConversationStore {
     await (await this.journal(id)).append(events, index, key, text)
   }
 
+  /** Makes `events` whole again (re-read from disk) if an answer was too large to keep in memory while it streamed. */
+  async completeEvents(id: string, events: ConversationEvent[]): Promise<void> {
+    await (await this.journal(id)).ensureComplete(events)
+  }
+
   /** End of a command's writes: what is left is written, and a small conversation's journal folded into events.json. */
   async closeEvents(id: string, events: readonly ConversationEvent[]): Promise<void> {
     await (await this.journal(id)).close(events)

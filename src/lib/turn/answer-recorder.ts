@@ -21,55 +21,59 @@ export interface RecorderDeps {
   onFailure: (error: unknown) => void
 }
 
+/** Pending text that is written at once, without waiting for the second to pass (bounds memory on a fast stream). */
+const WRITE_AT_CHARS = 256 * 1024
+
 export class AnswerRecorder {
   private pending: string[] = []
+  private pendingChars = 0
   /** Where the answer's chat_response event is in `events`, once written. */
   messageAt: number | undefined
   private timer: NodeJS.Timeout | undefined
-  private writing: Promise<void> = Promise.resolve()
+  /** The write in flight, if any: it takes whatever gathered meanwhile when it is done. */
+  private writing: Promise<void> | undefined
   private failure: unknown
 
   constructor(private readonly deps: RecorderDeps) {}
 
   add(text: string): void {
-    if (text === '') return
+    if (text === '' || this.failure !== undefined) return
     this.pending.push(text)
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined
-      void this.flush()
-    }, this.deps.everyMs)
+    this.pendingChars += text.length
+    if (this.writing) return
+    if (this.pendingChars >= WRITE_AT_CHARS) void this.flush()
+    else this.timer ??= setTimeout(() => void this.flush(), this.deps.everyMs)
   }
 
-  /** Whether any text arrived. */
-  get sawText(): boolean {
-    return this.messageAt !== undefined || this.pending.length > 0
-  }
-
-  /** Writes what is pending; a failure is kept for `close`. */
+  /** Writes what is pending (and, after it, what arrived meanwhile); a failure is kept for `close`. */
   flush(): Promise<void> {
-    this.writing = this.writing
-      .then(() => this.write())
-      .catch((error: unknown) => {
-        if (this.failure === undefined) {
-          this.failure = error
-          this.deps.onFailure(error)
-        }
-      })
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    this.writing ??= (async () => {
+      try {
+        while (this.pending.length > 0 && this.failure === undefined) await this.write()
+      } catch (error) {
+        this.failure = error
+        this.pending = []
+        this.deps.onFailure(error)
+      } finally {
+        this.writing = undefined
+      }
+    })()
     return this.writing
   }
 
   /** Stops the timer and writes the rest; rethrows a write failure. */
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
+    await this.writing
     await this.flush()
     if (this.failure !== undefined) throw this.failure
   }
 
   private async write(): Promise<void> {
-    if (this.failure !== undefined || this.pending.length === 0) return
     const text = this.pending.join('')
     this.pending = []
+    this.pendingChars = 0
     const {events} = this.deps
     if (this.messageAt === undefined) {
       events.push(...this.deps.takeClosedReasoning(), event.message(text))

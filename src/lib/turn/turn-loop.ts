@@ -48,6 +48,8 @@ export interface TurnDeps {
   appendText?: (index: number, key: 'message', text: string) => Promise<void>
   /** How often the answer is written while it streams (default 1000 ms): a crash loses at most this much. */
   recordEveryMs?: number
+  /** Makes `events` whole before a request is built from them (a very large answer is kept on disk only). */
+  completeEvents?: () => Promise<void>
   printer: Printer
   router?: SignalRouter
   /** Present when a terminal can show prompts. */
@@ -115,6 +117,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
+    await deps.completeEvents?.()
     const result = await streamResponse(deps)
     // Whatever text was still waiting is written now (a failed write ends the turn here).
     await result.recorder.close()
