@@ -160,7 +160,24 @@ export async function removeStaleTemps(dir: string): Promise<void> {
   await Promise.all(names.filter(isTempName).map((n) => unlink(join(dir, n)).catch(() => {})))
 }
 
+/**
+ * Writes `text` durably unless the file already holds exactly these bytes;
+ * returns whether it wrote. For small files outside a conversation (a
+ * conversation's store compares against what it read, never re-reads).
+ */
+export async function writeIfChanged(path: string, text: string): Promise<boolean> {
+  if ((await readText(path)) === text) return false
+  await writeFileDurably(path, text)
+  return true
+}
+
 export const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n'
+
+/** Reads and parses a JSON file; undefined when missing; CorruptFileError when unparsable. */
+export async function readJson(path: string): Promise<unknown> {
+  const text = await readText(path)
+  return text === undefined ? undefined : parseJson(path, text)
+}
 
 /** A file's text, or undefined when it does not exist. */
 export async function readText(path: string): Promise<string | undefined> {
