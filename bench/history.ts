@@ -8,12 +8,12 @@
 // Run: node --import tsx bench/history.ts   (BENCH_HISTORY_RUNS, BENCH_HISTORY_MB)
 import {cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {benchEnv, measure, type Sample} from './lib/child.js'
-import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+import {benchEnv, listenLocal, measure, type Sample} from './lib/child.js'
+import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -80,13 +80,7 @@ async function startServer(): Promise<{baseUrl: string; bodies: number[]; close(
       res.end(sse)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    bodies,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  }
+  return {...(await listenLocal(server)), bodies}
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -142,13 +136,8 @@ export async function run(): Promise<BenchRow[]> {
       {bench: 'history', metric: `turn on a ${MEGABYTES} MB history, extra over a fresh one (wall)`, value: extraJp, unit: 'ms', baseline: extraBare, baselineName: 'bare load+send', ratio, target: '≤ 1.5×', pass: ratio <= 1.5},
     ]
   } finally {
-    await server.close()
-    rmSync(dir, {recursive: true, force: true})
+    await Promise.all([server.close(), rm(dir, {recursive: true, force: true})])
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

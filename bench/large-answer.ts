@@ -6,33 +6,19 @@
 // Run: node --import tsx bench/large-answer.ts   (BENCH_ANSWER_RUNS, BENCH_ANSWER_MB)
 import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {benchEnv, measure, type Sample} from './lib/child.js'
-import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+import {BARE_STREAM_SCRIPT} from './lib/bare-stream.js'
+import {benchEnv, listenLocal, measure, type Sample} from './lib/child.js'
+import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
 const RUNS = Number(process.env.BENCH_ANSWER_RUNS ?? 5)
 const MEGABYTES = Number(process.env.BENCH_ANSWER_MB ?? 35)
 
-const BARE = `
-import {createParser} from 'eventsource-parser'
-const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
-  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true})})
-let textChars = 0
-const parser = createParser({onEvent(event) {
-  if (event.data === '[DONE]') return
-  const content = JSON.parse(event.data).choices[0]?.delta?.content
-  if (typeof content === 'string') textChars += content.length
-}})
-const reader = res.body.getReader()
-const decoder = new TextDecoder()
-for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
-process.stdout.write(String(textChars))
-`
 
 const WORDS = ['a', 'large', 'answer', 'streams', 'through', 'jp', '—', 'naïve', 'code,', 'prose', 'and', 'tables.\n']
 
@@ -70,13 +56,7 @@ export async function startServer(textBytes: number): Promise<{baseUrl: string; 
       pump()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    textChars,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  }
+  return {...(await listenLocal(server)), textChars}
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -89,7 +69,7 @@ export async function run(): Promise<BenchRow[]> {
     mkdirSync(work)
     const outFile = join(dir, 'out')
     const jp = () => measure([BIN, 'query', '-n', 'go'], {cwd: work, env, outFile})
-    const bare = () => measure(['--input-type=module', '-e', BARE, server.baseUrl], {cwd: ROOT, env, outFile})
+    const bare = () => measure(['--input-type=module', '-e', BARE_STREAM_SCRIPT, server.baseUrl], {cwd: ROOT, env, outFile})
     const jpRuns: Sample[] = []
     const bareRuns: Sample[] = []
     for (let i = 0; i < RUNS; i++) {
@@ -111,13 +91,8 @@ export async function run(): Promise<BenchRow[]> {
       {bench: 'large-answer', metric: `jp query -n, ${MEGABYTES} MB answer (peak RSS)`, value: m.jp, unit: 'MB', baseline: m.bare, baselineName: 'bare fetch+parser', ratio, target: '≤ 1.5×', pass: ratio <= 1.5},
     ]
   } finally {
-    await server.close()
-    rmSync(dir, {recursive: true, force: true})
+    await Promise.all([server.close(), rm(dir, {recursive: true, force: true})])
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

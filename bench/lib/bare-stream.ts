@@ -33,3 +33,24 @@ export async function bareOpenAIStream(baseUrl: string): Promise<BareStreamResul
   }
   return {textChars, events}
 }
+
+/**
+ * The same loop as a plain JavaScript module (`node --input-type=module -e`),
+ * so a baseline process loads no TypeScript loader: argv[1] is the base URL;
+ * it prints the number of text characters it saw.
+ */
+export const BARE_STREAM_SCRIPT = `
+import {createParser} from 'eventsource-parser'
+const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
+  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true})})
+let textChars = 0
+const parser = createParser({onEvent(event) {
+  if (event.data === '[DONE]') return
+  const content = JSON.parse(event.data).choices[0]?.delta?.content
+  if (typeof content === 'string') textChars += content.length
+}})
+const reader = res.body.getReader()
+const decoder = new TextDecoder()
+for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
+process.stdout.write(String(textChars))
+`

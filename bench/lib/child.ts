@@ -2,6 +2,8 @@
 // from spawn to exit and, through /usr/bin/time -v when present, peak RSS.
 // Also the isolated environment every jp run of a bench gets.
 import {spawn} from 'node:child_process'
+import type {Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
 import {closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -55,4 +57,14 @@ export function benchEnv(dir: string, baseUrl: string): NodeJS.ProcessEnv {
     JP_DATA_DIR: join(home, 'oclif'),
     JP_USER_DATA_DIR: join(home, 'jp'),
   })
+}
+
+/** Starts `server` on a local port; its OpenAI-style base URL (with /v1) and a close that drops open connections. */
+export async function listenLocal(server: Server): Promise<{baseUrl: string; close(): Promise<void>}> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  }
 }

@@ -20,6 +20,14 @@ export function emitRows(rows: BenchRow[]): void {
   console.log(`BENCH_ROWS ${JSON.stringify(rows)}`)
 }
 
+/** When the bench file `url` is the script node runs: runs it, prints its table and its BENCH_ROWS line. */
+export async function runIfMain(url: string, run: () => Promise<BenchRow[]>): Promise<void> {
+  if (url !== `file://${process.argv[1]}`) return
+  const rows = await run()
+  console.log(formatTable(rows))
+  emitRows(rows)
+}
+
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)

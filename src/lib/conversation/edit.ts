@@ -3,9 +3,10 @@
 // either keep the edit or put every byte back. The editor writes the files in
 // place; jp itself only ever writes to restore a snapshot, and only when the
 // bytes differ.
-import {readFile, rm} from 'node:fs/promises'
+import {rm} from 'node:fs/promises'
 import type {EditorBackend} from '../editor/types.js'
 import {eventsProblem} from './events.js'
+import {readBytes, writeFileDurably} from './files.js'
 
 export type FileKind = 'events' | 'metadata' | 'base-config'
 
@@ -55,15 +56,6 @@ export function noEditorMessage(envs: readonly string[]): string {
 
 type Snapshot = Map<string, Buffer | undefined>
 
-async function readBytes(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
-  }
-}
-
 export async function snapshot(paths: readonly string[]): Promise<Snapshot> {
   const snap: Snapshot = new Map()
   for (const p of paths) snap.set(p, await readBytes(p))
@@ -72,7 +64,6 @@ export async function snapshot(paths: readonly string[]): Promise<Snapshot> {
 
 /** Puts every snapshotted file back, writing only those whose bytes changed. */
 export async function restore(snap: Snapshot): Promise<void> {
-  const {writeFileDurably} = await import('./files.js')
   for (const [path, before] of snap) {
     const now = await readBytes(path)
     if (before === undefined) {

@@ -179,6 +179,16 @@ export async function readJson(path: string): Promise<unknown> {
   return text === undefined ? undefined : parseJson(path, text)
 }
 
+/** A file's bytes, or undefined when it does not exist. */
+export async function readBytes(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw e
+  }
+}
+
 /** A file's text, or undefined when it does not exist. */
 export async function readText(path: string): Promise<string | undefined> {
   try {

@@ -18,9 +18,9 @@
 // is small, and otherwise at the first write of a command once the log has
 // grown as large as events.json: writes stay proportional to what changed,
 // amortised, and a streaming answer never rewrites the history.
-import {readFile, rm, truncate} from 'node:fs/promises'
+import {rm, truncate} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
-import {appendDurably, CorruptFileError, parseJson, readText, toJson, writeFileDurably} from './files.js'
+import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJson, writeFileDurably} from './files.js'
 
 /** Conversations up to this size (events.json + events.log) are compacted at the end of every command. */
 export const SMALL_CONVERSATION_BYTES = 256 * 1024
@@ -61,7 +61,7 @@ export interface LoadedEvents {
 
 /** Reads events.json and replays events.log over it; CorruptFileError names the file and line. */
 export async function loadEvents(eventsPath: string, logPath: string): Promise<LoadedEvents> {
-  const [base, log] = await Promise.all([readBuffer(eventsPath), readText(logPath)])
+  const [base, log] = await Promise.all([readBytes(eventsPath), readText(logPath)])
   let events: ConversationEvent[] = []
   if (base !== undefined) {
     const parsed = parseJson(eventsPath, base.toString('utf8'))
@@ -92,15 +92,6 @@ export async function loadEvents(eventsPath: string, logPath: string): Promise<L
   }
   for (let n = 1; n < lines.length; n++) applyRecord(logPath, events, lineJson(logPath, lines[n], n + 1), n + 1)
   return loaded
-}
-
-async function readBuffer(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
-  }
 }
 
 function lineJson(path: string, line: string, n: number): unknown {
