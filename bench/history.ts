@@ -12,7 +12,8 @@ import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {benchEnv, listenLocal, measure, type Sample} from './lib/child.js'
+import {listenLocal, measure, type Sample} from './lib/child.js'
+import {benchHome} from './lib/jp-run.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -87,8 +88,7 @@ export async function run(): Promise<BenchRow[]> {
   const server = await startServer()
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-history-'))
   try {
-    const env = benchEnv(dir, server.baseUrl)
-    const work = join(dir, 'work')
+    const {env, work} = benchHome(dir, server.baseUrl)
     const id = 'jp-c17000000000'
     const conv = join(work, '.jp', 'conversations', id)
     const pristine = join(dir, 'pristine')

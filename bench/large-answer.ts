@@ -4,14 +4,15 @@
 // each child (/usr/bin/time -v), alternating runs. Target ≤ 1.5×.
 //
 // Run: node --import tsx bench/large-answer.ts   (BENCH_ANSWER_RUNS, BENCH_ANSWER_MB)
-import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {createServer} from 'node:http'
 import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {BARE_STREAM_SCRIPT} from './lib/bare-stream.js'
-import {benchEnv, listenLocal, measure, type Sample} from './lib/child.js'
+import {listenLocal, measure, type Sample} from './lib/child.js'
+import {benchHome} from './lib/jp-run.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -64,9 +65,7 @@ export async function run(): Promise<BenchRow[]> {
   const server = await startServer(MEGABYTES * 1024 * 1024)
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-answer-'))
   try {
-    const env = benchEnv(dir, server.baseUrl)
-    const work = join(dir, 'work')
-    mkdirSync(work)
+    const {env, work} = benchHome(dir, server.baseUrl)
     const outFile = join(dir, 'out')
     const jp = () => measure([BIN, 'query', '-n', 'go'], {cwd: work, env, outFile})
     const bare = () => measure(['--input-type=module', '-e', BARE_STREAM_SCRIPT, server.baseUrl], {cwd: ROOT, env, outFile})

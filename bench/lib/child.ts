@@ -1,11 +1,9 @@
 // Running one measured child process for the end-to-end benches: wall time
 // from spawn to exit and, through /usr/bin/time -v when present, peak RSS.
-// Also the isolated environment every jp run of a bench gets.
 import {spawn} from 'node:child_process'
 import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {closeSync, existsSync, openSync, readFileSync} from 'node:fs'
 
 const TIME = '/usr/bin/time'
 
@@ -36,26 +34,6 @@ export function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessE
       const rss = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
       resolve({ms, maxRssKb: rss ? Number(rss[1]) : Number.NaN, out: readFileSync(opts.outFile, 'utf8')})
     })
-  })
-}
-
-/**
- * A HOME under `dir` whose user config points jp at an OpenAI-compatible
- * server (`llamacpp/bench`), and the environment to run jp in it (the
- * developer's JP_/XDG_/key variables removed).
- */
-export function benchEnv(dir: string, baseUrl: string): NodeJS.ProcessEnv {
-  const home = join(dir, 'home')
-  mkdirSync(join(home, '.config', 'jp'), {recursive: true})
-  writeFileSync(join(home, '.config', 'jp', 'config.toml'), `[assistant.model]\nid = "llamacpp/bench"\n[providers.llm.llamacpp]\nbase_url = "${baseUrl}"\n`)
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!/^(JP_|XDG_|OPENAI_|ANTHROPIC_)/.test(k)) env[k] = v
-  return Object.assign(env, {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    JP_DATA_DIR: join(home, 'oclif'),
-    JP_USER_DATA_DIR: join(home, 'jp'),
   })
 }
 
