@@ -1,6 +1,6 @@
 // Anthropic Messages API over SSE. Blocks arrive as start/delta/stop triples;
 // tool input is JSON text in fragments, parsed only at its block's stop.
-import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {type EventSourceMessage, sseBatches} from './sse.js'
@@ -223,12 +223,7 @@ class AnthropicStreamState {
 
   /** One SSE event; its stream events go to `batch`. Throws ProviderError for a malformed or `error` event. */
   handle(msg: EventSourceMessage): void {
-    let data: unknown
-    try {
-      data = JSON.parse(msg.data)
-    } catch {
-      throw new ProviderError(`${this.provider}: malformed stream event: ${msg.data.slice(0, 120)}`, {provider: this.provider, retryable: false})
-    }
+    const data = parseStreamRecord(this.provider, msg.data, 'stream event')
     if (!isRecord(data)) return
     const type = typeof data.type === 'string' ? data.type : msg.event
     switch (type) {

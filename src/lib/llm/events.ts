@@ -1,5 +1,17 @@
 // Small pure helpers the adapters share to build StreamEvents.
-import type {FinishReason, StreamEvent, ToolCallEvent} from './types.js'
+import {type FinishReason, ProviderError, type StreamEvent, type ToolCallEvent} from './types.js'
+
+/**
+ * One record of a stream (an SSE event, a chunk, an NDJSON line) as JSON; a
+ * record that is not JSON is a ProviderError naming `what` and its start.
+ */
+export function parseStreamRecord(provider: string, text: string, what: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ProviderError(`${provider}: malformed ${what}: ${text.slice(0, 120)}`, {provider, retryable: false})
+  }
+}
 
 /**
  * A tool call event from accumulated argument text. Empty text means no

@@ -1,7 +1,7 @@
 // Ollama's native /api/chat: NDJSON lines, whole tool calls with object
 // arguments (ids only from newer servers), `done: true` closing the stream.
 import {randomBytes} from 'node:crypto'
-import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
 import {isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {ndjsonBatches} from './sse.js'
@@ -115,12 +115,7 @@ export async function* parseOllamaStream(provider: string, chunks: AsyncIterable
     try {
       for (const line of lines) {
         if (finished) break
-        let data: unknown
-        try {
-          data = JSON.parse(line)
-        } catch {
-          throw new ProviderError(`${provider}: malformed stream line: ${line.slice(0, 120)}`, {provider, retryable: false})
-        }
+        const data = parseStreamRecord(provider, line, 'stream line')
         if (!isRecord(data)) continue
         if (data.error !== undefined) {
           const detail = typeof data.error === 'string' ? data.error : JSON.stringify(data.error)

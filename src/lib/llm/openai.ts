@@ -1,7 +1,7 @@
 // OpenAI Chat Completions over SSE: OpenAI, OpenRouter, llama.cpp, vLLM and
 // Ollama's /v1 all speak it, each with its own small liberties (fragmented or
 // whole tool arguments, reasoning under three names, usage-only chunks).
-import {EventBatch, finishEvent, numberOrUndefined, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
@@ -179,12 +179,7 @@ class OpenAIStreamState {
       return
     }
     const {provider} = this
-    let chunk: unknown
-    try {
-      chunk = JSON.parse(data)
-    } catch {
-      throw new ProviderError(`${provider}: malformed stream chunk: ${data.slice(0, 120)}`, {provider, retryable: false})
-    }
+    const chunk = parseStreamRecord(provider, data, 'stream chunk')
     if (!isRecord(chunk)) return
     if (chunk.error !== undefined && chunk.error !== null) {
       throw new ProviderError(`${provider}: ${describeErrorValue(chunk) ?? 'error in stream'}`, {provider, retryable: false})
