@@ -7,7 +7,7 @@
 // CLI bundle (scripts/code-cache.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
-import {rmSync, writeFileSync} from 'node:fs'
+import {cpSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import ts from 'typescript'
@@ -90,5 +90,10 @@ await build({
   packages: 'external',
 })
 
+// The bundles carry code vendored from @inquirer/core (MIT): its licence and
+// the list of changes ship beside them.
+for (const file of ['LICENSE', 'PATCHES.md']) {
+  cpSync(join(root, 'src/lib/inquire/vendor/inquirer-core', file), join(root, 'dist/vendor/inquirer-core', file))
+}
 execFileSync(node, [join(root, 'scripts/manifest.js')], {cwd: root, stdio: 'inherit'})
 execFileSync(node, [join(root, 'scripts/code-cache.js')], {cwd: root, stdio: 'inherit'})

@@ -35,6 +35,8 @@ describe('the published package', function () {
     expect(pkg.license).to.equal('MIT')
     expect(files.has('LICENSE')).to.equal(true)
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).to.match(/^MIT License\n/)
+    // Code vendored from @inquirer/core is bundled: its licence and the list of changes ship too.
+    expect(files.has('dist/vendor/inquirer-core/LICENSE') && files.has('dist/vendor/inquirer-core/PATCHES.md')).to.equal(true)
   })
 
   it('ships every file a shipped Markdown link points at (README, docs/, the example plugin)', () => {
