@@ -21,10 +21,8 @@
  * Unicode bidirectional overrides/isolates that can make text read in a
  * different order than it is (a tool argument that looks harmless).
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 // The same, but line feed and tab are kept (multi-line text such as pretty JSON).
-// eslint-disable-next-line no-control-regex
 const UNSAFE_MULTI_LINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
