@@ -7,20 +7,20 @@
 // the editor side edits a document, not a text.
 import {dirname, join} from 'node:path'
 import type {PartialConfig} from '../config/load.js'
-import type {ComposeInEditor, Config, EditMode} from '../config/types.js'
-import type {ConversationEvent} from '../conversation/events.js'
+import type {ComposeInEditor, EditMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {PromptBackend} from '../inquire/types.js'
 import {editorNotice, isNonBlank} from '../compose/inline.js'
 import {startsInEditor} from '../compose/modes.js'
 import {INLINE_QUERY_FILE, TypedDraft} from '../compose/typed-draft.js'
 import {errorMessage} from '../text/one-line.js'
-import {composeQuery, configProblem, draftDelta, readQueryDraft, writeInlineQuery, type ComposeResult} from './compose.js'
+import {composeQuery, configProblem, draftDelta, readQueryDraft, writeInlineQuery, type ComposeOptions, type ComposeResult} from './compose.js'
 
 export const QUERY_PROMPT = 'Query:'
 export const DRAFT_CONFIG_NOTICE = 'Applying config from the query draft.'
 
-export interface SurfaceOptions {
+/** The query document's options (draft, seed, config, model, events), plus the surfaces. */
+export interface SurfaceOptions extends Omit<ComposeOptions, 'editor' | 'bufferWins'> {
   backend: PromptBackend
   editor: EditorBackend | undefined
   /** Why there is no editor (for the notices and errors). */
@@ -30,13 +30,6 @@ export interface SurfaceOptions {
   mode: ComposeInEditor
   /** `-e`: prefer the editor for this invocation. */
   preferEditor: boolean
-  draftPath: string
-  cwd: string
-  /** Query text given with the invocation (`-e QUERY`). */
-  seed: string
-  config: Config
-  modelId: string
-  events?: readonly ConversationEvent[]
   /** Earlier queries of the conversation, oldest first (Up/Down). */
   history?: string[]
   /** One line of chrome, on screen before the promise resolves (so a prompt opened next is drawn below it). */
