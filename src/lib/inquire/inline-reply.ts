@@ -162,7 +162,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
         return
       case 'redraw':
         if (!t.dumb) {
-          t.write('\x1b[H\x1b[2J')
+          t.write(seq.clearScreen)
           t.screen.forget()
         }
         setRevision((r) => r + 1)

@@ -9,7 +9,7 @@ import {closeSync, writeSync} from 'node:fs'
 import {StringDecoder} from 'node:string_decoder'
 import tty from 'node:tty'
 import {openTtyFd} from '../process/tty.js'
-import {holdRawMode} from '../printer/terminal-state.js'
+import {holdRawMode, TERMINAL_SEQUENCES} from '../printer/terminal-state.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
@@ -189,20 +189,8 @@ function writeSyncAll(fd: number, data: string): void {
   while (off < buf.length) off += writeSync(fd, buf, off)
 }
 
-/** Terminal escape sequences a prompt turns on and off (the only place they are spelled). */
-export const seq = {
-  bracketedPasteOn: '\x1b[?2004h',
-  bracketedPasteOff: '\x1b[?2004l',
-  /** Kitty keyboard protocol: push "disambiguate escape codes" / pop. */
-  kittyOn: '\x1b[>1u',
-  kittyOff: '\x1b[<u',
-  cursorShow: '\x1b[?25h',
-  cursorHide: '\x1b[?25l',
-  /** DECSCUSR: 0 = the terminal's default shape, 2 = steady block, 6 = steady bar. */
-  cursorDefault: '\x1b[0 q',
-  cursorBlock: '\x1b[2 q',
-  cursorBar: '\x1b[6 q',
-} as const
+/** The terminal sequences a prompt turns on and off (spelled in printer/terminal-state.ts). */
+export const seq = TERMINAL_SEQUENCES
 
 /** No controlling terminal could be opened, and the caller gave no streams. */
 export class NoTerminalError extends Error {

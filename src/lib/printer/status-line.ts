@@ -5,10 +5,11 @@
 // redirected stderr), it is erased before any other write, and it hides
 // while a prompt owns the screen. A write ends it; whoever waits again starts
 // a new one.
+import {TERMINAL_SEQUENCES} from './terminal-state.js'
 import {onPromptClaim, openPrompt} from './terminal-owner.js'
 
 const TICK_MS = 100
-const ERASE = '\r\x1b[2K'
+const ERASE = TERMINAL_SEQUENCES.eraseLine
 
 /** `⏱ Waiting… 2.3s` (pure: the label and the elapsed milliseconds). */
 export function statusText(label: string, elapsedMs: number, suffix = ''): string {

@@ -16,14 +16,37 @@ import {closeSync} from 'node:fs'
 import {openTtyFd, writeTtySync} from '../process/tty.js'
 import {openPrompt} from './terminal-owner.js'
 
+/**
+ * The escape sequences jp writes to the terminal outside the painter's frame
+ * diffing: the modes a prompt turns on and off, the status line's erase, the
+ * vi/emacs Ctrl+L clear. The one place they are spelled.
+ */
+export const TERMINAL_SEQUENCES = {
+  bracketedPasteOn: '\u001b[?2004h',
+  bracketedPasteOff: '\u001b[?2004l',
+  /** Kitty keyboard protocol: push "disambiguate escape codes" / pop. */
+  kittyOn: '\u001b[>1u',
+  kittyOff: '\u001b[<u',
+  cursorShow: '\u001b[?25h',
+  cursorHide: '\u001b[?25l',
+  /** DECSCUSR: 0 = the terminal's default shape, 2 = steady block, 6 = steady bar. */
+  cursorDefault: '\u001b[0 q',
+  cursorBlock: '\u001b[2 q',
+  cursorBar: '\u001b[6 q',
+  /** Home and erase the screen (Ctrl+L). */
+  clearScreen: '\u001b[H\u001b[2J',
+  /** Back to column 0 and erase the line (the status line). */
+  eraseLine: '\r\u001b[2K',
+} as const
+
 /** Escape sequences that undo what prompts turn on. */
 export const RESTORE_SEQUENCES = {
   /** Pop the kitty keyboard flags pushed with `CSI >1u`. */
-  kittyPop: '\u001b[<u',
-  bracketedPasteOff: '\u001b[?2004l',
-  cursorVisible: '\u001b[?25h',
+  kittyPop: TERMINAL_SEQUENCES.kittyOff,
+  bracketedPasteOff: TERMINAL_SEQUENCES.bracketedPasteOff,
+  cursorVisible: TERMINAL_SEQUENCES.cursorShow,
   /** DECSCUSR 0: the user's default cursor shape. */
-  cursorShapeReset: '\u001b[0 q',
+  cursorShapeReset: TERMINAL_SEQUENCES.cursorDefault,
 } as const
 
 export interface RestoreAction {
