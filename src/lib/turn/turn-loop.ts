@@ -8,7 +8,7 @@ import {event, type ConversationEvent} from '../conversation/events.js'
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
-import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
+import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type StreamEvent, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
 import type {Printer} from '../printer/printer.js'
 import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
 import {TurnToolDecisions} from '../tool/decisions.js'
@@ -202,6 +202,18 @@ function request(deps: TurnDeps): ChatRequest {
  * back until the user chooses, then shown (continue) or dropped with the
  * stream (reply, stop, abort).
  */
+/** The streaming menu's state, shared by the stream loop and the Ctrl+C handler. */
+interface MenuState {
+  /** Rendering held while the menu is open (undefined: show at once). */
+  held?: Array<() => void>
+  menu?: Promise<StreamingInterruptAction>
+  decision?: StreamingInterruptAction
+  /** The stream has ended (the menu then offers no resume). */
+  ended: boolean
+  /** Whether what was shown so far ends a line: the menu must start on its own. */
+  atLineStart: boolean
+}
+
 async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const {printer, router} = deps
   const controller = new AbortController()
@@ -217,45 +229,9 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
-  let held: Array<() => void> | undefined
-  let menu: Promise<StreamingInterruptAction> | undefined
-  let decision: StreamingInterruptAction | undefined
-  let ended = false
-  // Whether what was shown so far ends a line: the menu must start on its own.
-  let atLineStart = true
-  const show = (fn: () => void) => (held ? held.push(fn) : fn())
-
-  const pop = router?.push(() => {
-    if (menu || !deps.interactive) return
-    held = []
-    const handler = deps.interactive.interrupts
-    menu = (async () => {
-      await printer.flush()
-      if (!atLineStart) printer.promptWriter()?.write('\r\n')
-      return handler.handleStreamingInterrupt(!ended)
-    })()
-    void menu.then(
-      (d) => {
-        // Shutdown closed the menu's prompt: its answer means nothing now.
-        if (router?.shutdownSignal.aborted) return
-        decision = d
-        if (d.type === 'resume' || d.type === 'continue') {
-          const h = held ?? []
-          held = undefined
-          menu = undefined
-          if (d.type === 'resume') decision = undefined
-          for (const fn of h) fn()
-        } else {
-          controller.abort()
-        }
-      },
-      (error: unknown) => {
-        printer.warn(`The interrupt menu failed: ${errorMessage(error)}`)
-        decision = {type: 'stop'}
-        controller.abort()
-      },
-    )
-  })
+  const state: MenuState = {ended: false, atLineStart: true}
+  const show = (fn: () => void) => (state.held ? state.held.push(fn) : fn())
+  const pop = router?.push(() => openStreamingMenu(deps, state, controller))
 
   let error: unknown
   // Until the first rendered text (pings and empty deltas render nothing).
@@ -266,74 +242,116 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
       // is open is held, and a reply, stop or shutdown drops it unseen, so
       // what is saved is what the user saw (docs/decisions.md).
       show(() => partial.add(ev))
-      switch (ev.type) {
-        case 'text':
-          show(() => {
-            printer.assistant(ev.text)
-            atLineStart = ev.text.endsWith('\n')
-          })
-          break
-        case 'reasoning':
-          show(() => {
-            printer.reasoning(ev.text)
-            if (ev.text !== '') atLineStart = ev.text.endsWith('\n')
-          })
-          break
-        case 'usage':
-          show(() => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens}))
-          break
-        case 'finish': {
-          // How the answer ended: always an event in json, and a notice
-          // whenever it is not a normal end or a tool call.
-          const notice = finishNotice(ev.reason, ev.raw)
-          show(() => {
-            printer.event({type: 'finish', reason: ev.reason, raw: ev.raw ?? null})
-            if (notice) printer.warn(notice)
-          })
-          break
-        }
-        default:
-          break
-      }
+      const render = renderEvent(printer, ev, state)
+      if (render) show(render)
       await printer.writable()
     }
   } catch (e) {
     if (!(isAbortError(e) && controller.signal.aborted)) error = e
   } finally {
     stopWaiting()
-    ended = true
+    state.ended = true
   }
 
-  // The stream may end (or fail) while the menu is still open: the user's
-  // choice decides what happens to what arrived — unless graceful shutdown
-  // (SIGTERM, SIGHUP) starts meanwhile: then nobody is left to answer, and
-  // waiting would keep the process alive with a prompt on the screen.
-  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
-  while (menu) {
-    const open: Promise<StreamingInterruptAction> = menu
-    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
-    if (router?.shutdownSignal.aborted) {
-      menu = undefined
-      break
-    }
-    if (menu === open) menu = undefined
-  }
-
+  await waitForMenu(state, router)
   pop?.()
   router?.shutdownSignal.removeEventListener('abort', onShutdown)
   const shutdown = router?.shutdownSignal.aborted ?? false
-  if (held) {
+  if (state.held) {
     // Resumed after the end: show what was held (nothing to show if aborted).
-    if (!controller.signal.aborted) for (const fn of held) fn()
-    held = undefined
+    if (!controller.signal.aborted) for (const fn of state.held) fn()
+    state.held = undefined
   }
 
   if (!shutdown && !controller.signal.aborted) printer.endAssistant()
-  if (error !== undefined && decision === undefined) {
+  if (error !== undefined && state.decision === undefined) {
     printer.endAssistant()
   }
 
-  return {partial, recorder, decision, error, shutdown}
+  return {partial, recorder, decision: state.decision, error, shutdown}
+}
+
+/** Ctrl+C while the answer streams: hold the output and open the menu (once). */
+function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortController): void {
+  const {printer, router} = deps
+  if (state.menu || !deps.interactive) return
+  state.held = []
+  const handler = deps.interactive.interrupts
+  const menu = (async () => {
+    await printer.flush()
+    if (!state.atLineStart) printer.promptWriter()?.write('\r\n')
+    return handler.handleStreamingInterrupt(!state.ended)
+  })()
+  state.menu = menu
+  void menu.then(
+    (d) => {
+      // Shutdown closed the menu's prompt: its answer means nothing now.
+      if (router?.shutdownSignal.aborted) return
+      state.decision = d
+      if (d.type === 'resume' || d.type === 'continue') {
+        const h = state.held ?? []
+        state.held = undefined
+        state.menu = undefined
+        if (d.type === 'resume') state.decision = undefined
+        for (const fn of h) fn()
+      } else {
+        controller.abort()
+      }
+    },
+    (error: unknown) => {
+      printer.warn(`The interrupt menu failed: ${errorMessage(error)}`)
+      state.decision = {type: 'stop'}
+      controller.abort()
+    },
+  )
+}
+
+/** What showing one stream event does on the printer (undefined: nothing to show). */
+function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() => void) | undefined {
+  switch (ev.type) {
+    case 'text':
+      return () => {
+        printer.assistant(ev.text)
+        state.atLineStart = ev.text.endsWith('\n')
+      }
+    case 'reasoning':
+      return () => {
+        printer.reasoning(ev.text)
+        if (ev.text !== '') state.atLineStart = ev.text.endsWith('\n')
+      }
+    case 'usage':
+      return () => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens})
+    case 'finish': {
+      // How the answer ended: always an event in json, and a notice
+      // whenever it is not a normal end or a tool call.
+      const notice = finishNotice(ev.reason, ev.raw)
+      return () => {
+        printer.event({type: 'finish', reason: ev.reason, raw: ev.raw ?? null})
+        if (notice) printer.warn(notice)
+      }
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The stream may end (or fail) while the menu is still open: the user's
+ * choice decides what happens to what arrived — unless graceful shutdown
+ * (SIGTERM, SIGHUP) starts meanwhile: then nobody is left to answer, and
+ * waiting would keep the process alive with a prompt on the screen.
+ */
+async function waitForMenu(state: MenuState, router: SignalRouter | undefined): Promise<void> {
+  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
+  while (state.menu) {
+    const open: Promise<StreamingInterruptAction> = state.menu
+    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
+    if (router?.shutdownSignal.aborted) {
+      state.menu = undefined
+      break
+    }
+    if (state.menu === open) state.menu = undefined
+  }
 }
 
 function abortPromise(signal: AbortSignal): Promise<void> {
