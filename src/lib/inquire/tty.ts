@@ -224,6 +224,8 @@ export interface PromptHandlers<T> {
 
 export type Settle<T> = (result: {value: T} | {error: unknown}) => void
 
+type PromptOutput = NodeJS.WritableStream & {columns?: number; rows?: number; isTTY?: boolean; _refreshSize?: () => void}
+
 /**
  * Runs one prompt: claims the terminal (fresh /dev/tty unless `context`
  * gives streams), raw mode, decodes keys (flushing a lone ESC after
@@ -240,112 +242,40 @@ export function runPrompt<T>(
       reject(new PromptCancelledError('cancelled', 'Prompt aborted'))
       return
     }
-    let opened: TtyStreams | undefined
-    let input = context?.input
-    let output = context?.output
-    if (!input || !output) {
-      opened = openTty()
-      if (!opened) {
-        reject(new NoTerminalError())
-        return
-      }
-      input = input ?? opened.input
-      output = output ?? opened.output
+    const streams = promptStreams(context)
+    if (!streams) {
+      reject(new NoTerminalError())
+      return
     }
-    const out = output as NodeJS.WritableStream & {columns?: number; rows?: number; isTTY?: boolean; _refreshSize?: () => void}
+    const {input, output, opened} = streams
     let settled = false
     let handlers: PromptHandlers<T> | undefined
     const session = new TerminalSession(input, output, () => handlers?.onTerminate(settle))
-    const decoder = new KeyDecoder()
-    const text = new StringDecoder('utf8')
-    let escTimer: NodeJS.Timeout | undefined
     const closers: Array<() => void> = []
-
-    const io: PromptIO = {
-      onClose: (fn) => {
-        closers.push(fn)
-      },
-      input,
-      output,
-      session,
-      isTerminal: Boolean(out.isTTY),
-      columns: () => out.columns || 80,
-      rows: () => out.rows || 24,
-      write: (data) => {
-        out.write(data)
-      },
-    }
-
-    const cleanup = () => {
-      clearTimeout(escTimer)
-      input!.removeListener('data', onData)
-      input!.removeListener('end', onEnd)
-      process.removeListener('SIGWINCH', onWinch)
-      out.removeListener?.('resize', onResizeEvent)
-      context?.signal?.removeEventListener('abort', onAbort)
-      session.restore()
-      if (opened) opened.close()
-      else input!.pause()
-      for (const fn of closers.splice(0)) {
-        try {
-          fn()
-        } catch {
-          // a closer must not keep the prompt from settling
-        }
-      }
-    }
+    const io = promptIO(input, output, session, closers)
+    let detach = () => {}
 
     function settle(result: {value: T} | {error: unknown}): void {
       if (settled) return
       settled = true
       try {
-        cleanup()
+        detach()
+        session.restore()
+        if (opened) opened.close()
+        else input.pause()
+        runClosers(closers)
       } finally {
         if ('error' in result) reject(result.error)
         else resolve(result.value)
       }
     }
-
-    const dispatch = (keys: Key[]) => {
-      for (const key of keys) {
-        if (settled) return
-        try {
-          handlers!.onKey(key, settle)
-        } catch (error) {
-          settle({error})
-          return
-        }
-      }
-    }
-
-    function onData(chunk: Buffer | string): void {
-      clearTimeout(escTimer)
-      dispatch(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
-      if (!settled && decoder.pending) escTimer = setTimeout(() => dispatch(decoder.flush()), ESC_TIMEOUT_MS)
-    }
-    // The terminal went away (hangup): nobody can answer.
-    function onEnd(): void {
-      if (!settled) handlers?.onTerminate(settle)
-    }
-    let lastSize = `${io.columns()}x${io.rows()}`
-    function onResizeEvent(): void {
-      const size = `${io.columns()}x${io.rows()}`
-      if (size === lastSize || settled) return
-      lastSize = size
+    // A handler that throws settles the prompt with its error.
+    const guarded = (fn: () => void) => {
       try {
-        handlers?.onResize?.()
+        fn()
       } catch (error) {
         settle({error})
       }
-    }
-    // Node refreshes columns/rows only for process.stdout/stderr; a
-    // /dev/tty stream of our own must be told.
-    function onWinch(): void {
-      out._refreshSize?.()
-      onResizeEvent()
-    }
-    function onAbort(): void {
-      if (!settled) handlers?.onTerminate(settle)
     }
 
     try {
@@ -359,11 +289,112 @@ export function runPrompt<T>(
       reject(error)
       return
     }
-    input.on('data', onData)
-    input.on('end', onEnd)
-    process.on('SIGWINCH', onWinch)
-    out.on?.('resize', onResizeEvent)
-    context?.signal?.addEventListener('abort', onAbort, {once: true})
-    input.resume()
+    // Settled while starting (an answer known at once): nothing to listen to.
+    if (settled) return
+    detach = listen(context, input, output, io, {
+      settled: () => settled,
+      keys: (keys) => {
+        for (const key of keys) {
+          if (settled) return
+          guarded(() => handlers!.onKey(key, settle))
+        }
+      },
+      resize: () => guarded(() => handlers?.onResize?.()),
+      terminate: () => {
+        if (!settled) handlers?.onTerminate(settle)
+      },
+    })
   })
+}
+
+/** The prompt's streams: the context's, else a fresh /dev/tty pair (undefined: no terminal). */
+function promptStreams(context: PromptContext | undefined): {input: NodeJS.ReadableStream; output: PromptOutput; opened?: TtyStreams} | undefined {
+  let input = context?.input
+  let output = context?.output
+  let opened: TtyStreams | undefined
+  if (!input || !output) {
+    opened = openTty()
+    if (!opened) return undefined
+    input = input ?? opened.input
+    output = output ?? opened.output
+  }
+  return {input, output: output as PromptOutput, opened}
+}
+
+function promptIO(input: NodeJS.ReadableStream, out: PromptOutput, session: TerminalSession, closers: Array<() => void>): PromptIO {
+  return {
+    onClose: (fn) => {
+      closers.push(fn)
+    },
+    input,
+    output: out,
+    session,
+    isTerminal: Boolean(out.isTTY),
+    columns: () => out.columns || 80,
+    rows: () => out.rows || 24,
+    write: (data) => {
+      out.write(data)
+    },
+  }
+}
+
+function runClosers(closers: Array<() => void>): void {
+  for (const fn of closers.splice(0)) {
+    try {
+      fn()
+    } catch {
+      // a closer must not keep the prompt from settling
+    }
+  }
+}
+
+/**
+ * Wires the prompt to its input (decoded keys, a lone ESC flushed after
+ * ESC_TIMEOUT_MS, the terminal going away), resizes and the abort signal;
+ * returns the function that detaches all of it.
+ */
+function listen(
+  context: PromptContext | undefined,
+  input: NodeJS.ReadableStream,
+  out: PromptOutput,
+  io: PromptIO,
+  on: {settled(): boolean; keys(keys: Key[]): void; resize(): void; terminate(): void},
+): () => void {
+  const decoder = new KeyDecoder()
+  const text = new StringDecoder('utf8')
+  let escTimer: NodeJS.Timeout | undefined
+  function onData(chunk: Buffer | string): void {
+    clearTimeout(escTimer)
+    on.keys(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
+    if (!on.settled() && decoder.pending) escTimer = setTimeout(() => on.keys(decoder.flush()), ESC_TIMEOUT_MS)
+  }
+  // The terminal went away (hangup), or the prompt was aborted: nobody can answer.
+  const onEnd = () => on.terminate()
+  let lastSize = `${io.columns()}x${io.rows()}`
+  function onResizeEvent(): void {
+    const size = `${io.columns()}x${io.rows()}`
+    if (size === lastSize || on.settled()) return
+    lastSize = size
+    on.resize()
+  }
+  // Node refreshes columns/rows only for process.stdout/stderr; a
+  // /dev/tty stream of our own must be told.
+  function onWinch(): void {
+    out._refreshSize?.()
+    onResizeEvent()
+  }
+  input.on('data', onData)
+  input.on('end', onEnd)
+  process.on('SIGWINCH', onWinch)
+  out.on?.('resize', onResizeEvent)
+  context?.signal?.addEventListener('abort', onEnd, {once: true})
+  input.resume()
+  return () => {
+    clearTimeout(escTimer)
+    input.removeListener('data', onData)
+    input.removeListener('end', onEnd)
+    process.removeListener('SIGWINCH', onWinch)
+    out.removeListener?.('resize', onResizeEvent)
+    context?.signal?.removeEventListener('abort', onEnd)
+  }
 }
