@@ -13,10 +13,11 @@
 import type {PartialDeep} from '@inquirer/type'
 import type {Theme} from '@inquirer/core'
 import {LineEditor} from './core/line-editor.js'
-import {createEditMode, type EditModeHandler} from './edit-mode/index.js'
+import {createEditMode, type EditAction, type EditModeHandler} from './edit-mode/index.js'
 import {HistoryWalk, ReplyHistory} from './history.js'
 import {buildFrame, type ReplyView} from './render/frame.js'
 import {LineLayoutCache} from './render/layout.js'
+import type {PromptTerminal} from './prompt-terminal.js'
 import type {ScreenFrame} from './screen.js'
 import {seq} from './tty.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -98,10 +99,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   const prefix = usePrefix({status, theme: session.theme})
   const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
 
-  const help = (): string => {
-    if (!config.vi || config.customHelp) return config.baseHelp
-    return `${config.baseHelp} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
-  }
+  const help = () => helpLine(config, shape)
   const view = (withHelp: boolean): ReplyView => ({
     message,
     text: editor.text,
@@ -111,11 +109,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     height: term.rows(),
     color: config.color,
   })
-  // The last picture: the whole buffer, no help line, cursor below it.
-  const finalFrame = (): ScreenFrame => {
-    const frame = buildFrame(view(false), cache, 0, false)
-    return {...frame, cursorRow: frame.rows.length - 1, cursorCol: 0, final: true}
-  }
+  const finalFrame = () => lastFrame(view(false), cache)
   const plain = () => (message ? `${message} ${editor.text}` : editor.text)
 
   useEffect((t) => {
@@ -146,48 +140,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       if (outcome.type !== 'open-editor') setStatus('done')
       done(outcome)
     }
-    const load = (text: string | undefined) => {
-      if (text === undefined) return
-      editor.setText(text)
-      config.onChange?.(editor.text)
-      setRevision((r) => r + 1)
-    }
-    switch (action.type) {
-      case 'changed':
-        config.onChange?.(editor.text)
-        setRevision((r) => r + 1)
-        return
-      case 'moved':
-        setRevision((r) => r + 1)
-        return
-      case 'redraw':
-        if (!t.dumb) {
-          t.write(seq.clearScreen)
-          t.screen.forget()
-        }
-        setRevision((r) => r + 1)
-        return
-      case 'history-prev':
-        load(walk.prev(editor.text))
-        return
-      case 'history-next':
-        load(walk.next())
-        return
-      case 'submit':
-        end({type: 'submit', text: editor.text})
-        return
-      case 'cancel':
-        end({type: 'cancelled'})
-        return
-      case 'open-editor':
-        // Erased, not left behind: the prompt comes back in this very place
-        // after the editor (no stale `Reply: <old text>` copy).
-        t.screen.clearOnDone()
-        end({type: 'open-editor', currentText: editor.text})
-        return
-      case 'none':
-        return
-    }
+    applyAction(action, {editor, walk, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end})
   })
 
   if (term.dumb) return plain()
@@ -196,6 +149,68 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   session.scrollTop = frame.scrollTop
   return frame
 })
+
+/** The last picture: the whole buffer, no help line, cursor below it. */
+function lastFrame(view: ReplyView, cache: LineLayoutCache): ScreenFrame {
+  const frame = buildFrame(view, cache, 0, false)
+  return {...frame, cursorRow: frame.rows.length - 1, cursorCol: 0, final: true}
+}
+
+/** The help line; in vi mode (with the default help) it names the mode. */
+function helpLine(config: ReplyPromptConfig, shape: 'bar' | 'block'): string {
+  if (!config.vi || config.customHelp) return config.baseHelp
+  return `${config.baseHelp} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
+}
+
+/** What one edit action does to the open prompt (the hooks stay in the prompt's body). */
+function applyAction(
+  action: EditAction,
+  p: {editor: LineEditor; walk: HistoryWalk; onChange?: (text: string) => void; term: PromptTerminal; bump(): void; end(outcome: ReplyOutcome): void},
+): void {
+  const {editor} = p
+  const load = (text: string | undefined) => {
+    if (text === undefined) return
+    editor.setText(text)
+    p.onChange?.(editor.text)
+    p.bump()
+  }
+  switch (action.type) {
+    case 'changed':
+      p.onChange?.(editor.text)
+      p.bump()
+      return
+    case 'moved':
+      p.bump()
+      return
+    case 'redraw':
+      if (!p.term.dumb) {
+        p.term.write(seq.clearScreen)
+        p.term.screen.forget()
+      }
+      p.bump()
+      return
+    case 'history-prev':
+      load(p.walk.prev(editor.text))
+      return
+    case 'history-next':
+      load(p.walk.next())
+      return
+    case 'submit':
+      p.end({type: 'submit', text: editor.text})
+      return
+    case 'cancel':
+      p.end({type: 'cancelled'})
+      return
+    case 'open-editor':
+      // Erased, not left behind: the prompt comes back in this very place
+      // after the editor (no stale `Reply: <old text>` copy).
+      p.term.screen.clearOnDone()
+      p.end({type: 'open-editor', currentText: editor.text})
+      return
+    case 'none':
+      return
+  }
+}
 
 export async function inlineReply(config: InlineReplyConfig, context?: InlineReplyContext): Promise<ReplyOutcome> {
   const env = context?.env ?? process.env
