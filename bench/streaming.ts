@@ -2,18 +2,20 @@
 // local server through `jp query` (bin/run.js: config, provider adapter, turn
 // loop, printer, events.json) with stdout to a file, against a bare
 // fetch + eventsource-parser + JSON.parse loop (the loop of
-// bench/lib/bare-stream.ts, inlined as plain JS so the baseline process loads
+// bench/lib/bare-stream.ts, run as plain JS so the baseline process loads
 // no TypeScript loader). Each run is its own process, the two alternate, and
 // /usr/bin/time -v gives each child's peak RSS. Targets: median wall time
 // ≤ 1.5×, peak RSS ≤ 1.3×. Both sides pay their process start-up.
 //
 // Run: node --import tsx bench/streaming.ts   (BENCH_STREAMING_RUNS, BENCH_STREAMING_MB)
-import {spawn} from 'node:child_process'
-import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
+
+import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {startOpenAISseServer} from './lib/openai-sse-server.js'
+import {BARE_STREAM_SCRIPT as BARE} from './lib/bare-stream.js'
+import {measure} from './lib/child.js'
 import {alternate, benchHome} from './lib/jp-run.js'
 import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
 
@@ -21,54 +23,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
 const RUNS = Number(process.env.BENCH_STREAMING_RUNS ?? 7)
 const MEGABYTES = Number(process.env.BENCH_STREAMING_MB ?? 20)
-const TIME = '/usr/bin/time'
-
-/** The bare loop (same as bench/lib/bare-stream.ts), printing the text length it saw. */
-const BARE = `
-import {createParser} from 'eventsource-parser'
-const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
-  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true})})
-let textChars = 0
-const parser = createParser({onEvent(event) {
-  if (event.data === '[DONE]') return
-  const content = JSON.parse(event.data).choices[0]?.delta?.content
-  if (typeof content === 'string') textChars += content.length
-}})
-const reader = res.body.getReader()
-const decoder = new TextDecoder()
-for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
-process.stdout.write(String(textChars))
-`
-
-interface Sample {
-  ms: number
-  maxRssKb: number
-  /** What the child wrote to stdout. */
-  out: string
-}
-
-/** Runs `node ARGS` under /usr/bin/time -v (when present), stdout to a file. */
-function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessEnv; outFile: string}): Promise<Sample> {
-  const timeFile = `${opts.outFile}.time`
-  const useTime = existsSync(TIME)
-  const [file, argv] = useTime ? [TIME, ['-v', '-o', timeFile, process.execPath, ...args]] : [process.execPath, args]
-  const fd = openSync(opts.outFile, 'w')
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint()
-    const child = spawn(file, argv, {cwd: opts.cwd, env: opts.env, stdio: ['ignore', fd, 'pipe']})
-    if (!child.stderr) throw new Error('no stderr pipe')
-    let stderr = ''
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6
-      closeSync(fd)
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))
-      const rss = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
-      resolve({ms, maxRssKb: rss ? Number(rss[1]) : Number.NaN, out: readFileSync(opts.outFile, 'utf8')})
-    })
-  })
-}
 
 export async function run(): Promise<BenchRow[]> {
   const server = await startOpenAISseServer(MEGABYTES * 1024 * 1024)
