@@ -8,7 +8,6 @@
 // ≤ 1.5×, peak RSS ≤ 1.3×. Both sides pay their process start-up.
 //
 // Run: node --import tsx bench/streaming.ts   (BENCH_STREAMING_RUNS, BENCH_STREAMING_MB)
-
 import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'

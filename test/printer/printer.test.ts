@@ -45,6 +45,15 @@ function make(opts: {tty?: boolean; format?: 'text' | 'json'; color?: boolean} =
 }
 
 describe('Printer', () => {
+  it('the status line quotes its label through the untrusted-text sanitizer (a tool name cannot reach the terminal raw)', () => {
+    const tty = new Sink()
+    const printer = new Printer({stdout: new Sink(), stderr: new Sink(), openPromptWriter: () => tty})
+    const stop = printer.startStatus(`Running x${ESC}]0;pwned\x07`)
+    stop()
+    expect(tty.data).to.include('Running x\\u001b]0;pwned\\u0007')
+    expect(tty.data).not.to.include(`${ESC}]0;`)
+  })
+
   it('sanitizes assistant text on a terminal, even with a sequence split across chunks', async () => {
     const {printer, stdout, stderr} = make({tty: true})
     for (const c of ['Hel', 'lo ', `${ESC}]0;ti`, `tle${ESC}`, '\\wor', `ld ${ESC}[3`, '1mred', `${ESC}[0m\r`]) printer.assistant(c)

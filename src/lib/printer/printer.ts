@@ -205,7 +205,7 @@ export class Printer {
     if (!tty) return () => {}
     this.flushSync()
     this.status ??= new StatusLine({write: (text) => void tty.write(text)})
-    return this.status.start(label, suffix)
+    return this.status.start(sanitizeUntrusted(label), suffix)
   }
 
   /** Streams assistant text to stdout (or a `text` event in json). */
