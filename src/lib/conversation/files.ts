@@ -111,8 +111,9 @@ export async function syncDir(dir: string, forPath = dir): Promise<void> {
  * removed, when this call created it), so no partial record stays behind.
  * Returns the new size.
  */
-export async function appendDurably(path: string, data: string | Uint8Array, knownSize?: number): Promise<number> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+export async function appendDurably(path: string, data: string | Uint8Array | Uint8Array[], knownSize?: number): Promise<number> {
+  // Parts are written one after the other: a large chunk is never copied into one buffer first.
+  const parts = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : Array.isArray(data) ? data : [data]
   let fh: FileHandle | undefined
   let size = knownSize ?? -1
   let created = false
@@ -127,12 +128,16 @@ export async function appendDurably(path: string, data: string | Uint8Array, kno
       }
     }
     fh = await open(path, created ? 'wx' : 'r+', FILE_MODE)
-    await writeAll(fh, bytes, size)
+    let at = size
+    for (const part of parts) {
+      await writeAll(fh, part, at)
+      at += part.length
+    }
     await fh.sync()
     await fh.close()
     fh = undefined
     if (created) await syncDir(dirname(path), path)
-    return size + bytes.length
+    return at
   } catch (error) {
     await fh?.close().catch(() => {})
     if (created) await unlink(path).catch(() => {})

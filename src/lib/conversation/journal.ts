@@ -20,6 +20,7 @@
 // amortised, and a streaming answer never rewrites the history.
 import {rm, truncate} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
+import {chunkOf, chunkText, type StreamedChunk} from './streamed-chunk.js'
 import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJson, writeFileDurably} from './files.js'
 
 /** Conversations up to this size (events.json + events.log) are compacted at the end of every command. */
@@ -34,6 +35,9 @@ const MIN_COMPACT_LOG_BYTES = 1024 * 1024
  * needs them whole again (`complete`).
  */
 export const IN_MEMORY_FIELD_CHARS = 1 << 20
+
+/** Closes an append record whose text was written as raw bytes. */
+const RECORD_END = Buffer.from('"}}\n')
 
 /** Fields that grow while an answer streams: appended to, never rewritten. */
 const STREAMED = new Set(['message', 'reasoning'])
@@ -194,23 +198,29 @@ export class EventJournal {
   }
 
   /**
-   * Appends `text` to `events[index][key]` (a streamed field) on disk, and in
-   * memory up to IN_MEMORY_FIELD_CHARS (beyond that the event is marked
-   * incomplete until `complete` re-reads it).
+   * Appends a chunk of text to `events[index][key]` (a streamed field) on
+   * disk, and in memory up to IN_MEMORY_FIELD_CHARS (beyond that, or when
+   * the chunk kept only its start, the event is marked incomplete until
+   * `complete` re-reads it).
    */
-  append(events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string): Promise<void> {
+  append(events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string | StreamedChunk): Promise<void> {
+    const chunk = typeof text === 'string' ? chunkOf(text) : text
     return this.serial(async () => {
       const target = events[index] as Fields
       const shape = this.shapes.get(index)
       if (this.onDisk[index] === events[index] && shape && typeof shape[key] === 'string' && shape[key] === target[key]) {
-        await this.appendRecords([{at: index, append: {[key]: text}}])
+        // The record is written around the chunk's bytes: the text is never re-encoded or copied.
+        await this.appendRecords([], [Buffer.from(`{"at":${index},"append":{${JSON.stringify(key)}:"`), chunk.json, RECORD_END])
         const now = target[key] as string
-        if (now.length >= IN_MEMORY_FIELD_CHARS) this.incomplete.add(index)
-        else target[key] = shape[key] = now + text
+        if (this.incomplete.has(index) || now.length >= IN_MEMORY_FIELD_CHARS) this.incomplete.add(index)
+        else {
+          target[key] = shape[key] = now + chunk.text
+          if (!chunk.whole) this.incomplete.add(index)
+        }
       } else {
         // Not (or no longer) an event this command streamed: record the whole field.
         await this.complete(events)
-        target[key] = String(target[key] ?? '') + text
+        target[key] = String(target[key] ?? '') + chunkText(chunk)
         await this.writeDiff(events, {at: index, set: {[key]: target[key]}})
       }
       this.wrote = true
@@ -319,7 +329,8 @@ export class EventJournal {
     this.onDisk = [...events]
   }
 
-  private async appendRecords(records: Fields[]): Promise<void> {
+  /** Appends `records` (then the ready-made bytes of one more, if given) as lines of the log. */
+  private async appendRecords(records: Fields[], raw: Uint8Array[] = []): Promise<void> {
     if (this.staleLog) {
       await rm(this.logPath, {force: true})
       this.staleLog = false
@@ -334,7 +345,8 @@ export class EventJournal {
       await truncate(this.logPath, this.logBytes)
       this.logFileBytes = this.logBytes
     }
-    this.logBytes = await appendDurably(this.logPath, text, this.logFileBytes === 0 ? undefined : this.logBytes)
+    const parts = text === '' ? raw : [Buffer.from(text, 'utf8'), ...raw]
+    this.logBytes = await appendDurably(this.logPath, parts, this.logFileBytes === 0 ? undefined : this.logBytes)
     this.logFileBytes = this.logBytes
   }
 

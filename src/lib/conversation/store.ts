@@ -11,6 +11,7 @@ import {basename, join} from 'node:path'
 import type {ConversationEvent} from './events.js'
 import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, removeStaleTemps, toJson, writeFileDurably} from './files.js'
 import {EventJournal, loadEvents} from './journal.js'
+import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
 import {userDataDir} from './paths.js'
 import {ensureWorkspace, type Workspace} from './workspace.js'
@@ -330,7 +331,7 @@ export class ConversationStore {
   }
 
   /** Appends streamed text to `events[index][key]`, in memory and on disk (only the new text is written). */
-  async appendText(id: string, events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string): Promise<void> {
+  async appendText(id: string, events: ConversationEvent[], index: number, key: 'message' | 'reasoning', text: string | StreamedChunk): Promise<void> {
     await (await this.journal(id)).append(events, index, key, text)
   }
 

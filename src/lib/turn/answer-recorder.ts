@@ -1,18 +1,26 @@
 // The answer recorded while it streams (issue 14): the text of the last
 // second is gathered and written as one append — the first write adds the
 // chat_response event (after any thinking blocks already closed), later ones
-// only append the new text — so a SIGKILL loses at most that second, and the
-// answer is never held or copied twice while it arrives. Writes run one at a
-// time, in order; a failed write is reported once and ends the turn.
+// only append the new text — so a SIGKILL loses at most that second. Writes
+// run one at a time, in order; a failed write is reported once and ends the
+// turn.
+//
+// Memory stays flat however long the answer: text waiting for its write is
+// held as the log's bytes (StreamedChunk), not as strings, in two buffers
+// that take turns (one gathers while the other is written); only the start
+// of the answer is kept as text, for the copy in memory. A disk slower than
+// the stream pushes back: `writable()` waits while too much is pending.
 import {event, type ConversationEvent} from '../conversation/events.js'
+import {IN_MEMORY_FIELD_CHARS} from '../conversation/journal.js'
+import {JsonTextBuffer, type StreamedChunk} from '../conversation/streamed-chunk.js'
 
 export interface RecorderDeps {
   /** The conversation's events (the recorder appends the answer's event here). */
   events: ConversationEvent[]
   /** Writes what changed in `events`. */
   persist: () => Promise<void>
-  /** Appends text to `events[index].message` in memory and on disk; without it, changed in place and persisted. */
-  appendText?: (index: number, key: 'message', text: string) => Promise<void>
+  /** Appends a chunk to `events[index].message` in memory and on disk; without it, changed in place and persisted. */
+  appendText?: (index: number, key: 'message', chunk: StreamedChunk) => Promise<void>
   /** Thinking blocks that are complete: stored before the text that follows them. */
   takeClosedReasoning: () => ConversationEvent[]
   /** How often to write (ms). */
@@ -21,28 +29,50 @@ export interface RecorderDeps {
   onFailure: (error: unknown) => void
 }
 
-/** Pending text that is written at once, without waiting for the second to pass (bounds memory on a fast stream). */
-const WRITE_AT_CHARS = 256 * 1024
+/** Pending bytes that are written at once, without waiting for the second to pass. */
+const WRITE_AT_BYTES = 256 * 1024
+/** Pending bytes past which the stream waits for the write in flight (a disk slower than the network). */
+const PAUSE_AT_BYTES = 4 * 1024 * 1024
 
 export class AnswerRecorder {
-  private pending: string[] = []
-  private pendingChars = 0
+  private gathering = new JsonTextBuffer()
+  private spare = new JsonTextBuffer()
+  /** The pending text itself, while the answer is short enough to be kept in memory whole. */
+  private kept: string[] = []
+  private keptChars = 0
+  /** Whether `kept` holds all of the pending text. */
+  private whole = true
+  /** Text is kept up to this many characters (all of it when the event is changed in place). */
+  private readonly keepChars: number
   /** Where the answer's chat_response event is in `events`, once written. */
   messageAt: number | undefined
   private timer: NodeJS.Timeout | undefined
-  /** The write in flight, if any: it takes whatever gathered meanwhile when it is done. */
+  /** The flush loop in flight, if any: it takes whatever gathered meanwhile when it is done. */
   private writing: Promise<void> | undefined
+  /** The single write in flight. */
+  private current: Promise<void> | undefined
   private failure: unknown
 
-  constructor(private readonly deps: RecorderDeps) {}
+  constructor(private readonly deps: RecorderDeps) {
+    this.keepChars = deps.appendText ? IN_MEMORY_FIELD_CHARS : Number.POSITIVE_INFINITY
+  }
 
   add(text: string): void {
     if (text === '' || this.failure !== undefined) return
-    this.pending.push(text)
-    this.pendingChars += text.length
+    this.gathering.add(text)
+    // The first write stores the event itself, so its text is always kept.
+    if (this.messageAt === undefined || this.keptChars < this.keepChars) {
+      this.kept.push(text)
+      this.keptChars += text.length
+    } else this.whole = false
     if (this.writing) return
-    if (this.pendingChars >= WRITE_AT_CHARS) void this.flush()
+    if (this.gathering.length >= WRITE_AT_BYTES) void this.flush()
     else this.timer ??= setTimeout(() => void this.flush(), this.deps.everyMs)
+  }
+
+  /** Resolves when the stream may go on: at once, unless a write is in flight and too much is pending behind it. */
+  async writable(): Promise<void> {
+    while (this.current && this.gathering.length >= PAUSE_AT_BYTES && this.failure === undefined) await this.current
   }
 
   /** Writes what is pending (and, after it, what arrived meanwhile); a failure is kept for `close`. */
@@ -51,13 +81,18 @@ export class AnswerRecorder {
     this.timer = undefined
     this.writing ??= (async () => {
       try {
-        while (this.pending.length > 0 && this.failure === undefined) await this.write()
+        while (this.gathering.length > 0 && this.failure === undefined) {
+          this.current = this.write()
+          await this.current
+        }
       } catch (error) {
         this.failure = error
-        this.pending = []
+        this.gathering.clear()
+        this.kept = []
         this.deps.onFailure(error)
       } finally {
         this.writing = undefined
+        this.current = undefined
       }
     })()
     return this.writing
@@ -70,20 +105,32 @@ export class AnswerRecorder {
     if (this.failure !== undefined) throw this.failure
   }
 
+  /** Hands the gathered chunk to storage while the other buffer gathers what arrives meanwhile. */
   private async write(): Promise<void> {
-    const text = this.pending.join('')
-    this.pending = []
-    this.pendingChars = 0
+    const buffer = this.gathering
+    this.gathering = this.spare
+    const chunk: StreamedChunk = {json: buffer.view(), text: this.kept.join(''), whole: this.whole}
+    this.kept = []
+    this.whole = true
+    try {
+      await this.store(chunk)
+    } finally {
+      buffer.clear()
+      this.spare = buffer
+    }
+  }
+
+  private async store(chunk: StreamedChunk): Promise<void> {
     const {events} = this.deps
     if (this.messageAt === undefined) {
-      events.push(...this.deps.takeClosedReasoning(), event.message(text))
+      events.push(...this.deps.takeClosedReasoning(), event.message(chunk.text))
       this.messageAt = events.length - 1
       await this.deps.persist()
     } else if (this.deps.appendText) {
-      await this.deps.appendText(this.messageAt, 'message', text)
+      await this.deps.appendText(this.messageAt, 'message', chunk)
     } else {
       const target = events[this.messageAt] as {message?: string}
-      target.message = (target.message ?? '') + text
+      target.message = (target.message ?? '') + chunk.text
       await this.deps.persist()
     }
   }

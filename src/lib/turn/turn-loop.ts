@@ -15,6 +15,7 @@ import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
 import {AnswerRecorder} from './answer-recorder.js'
+import type {StreamedChunk} from '../conversation/streamed-chunk.js'
 import {finishNotice, ResponseParts} from './response.js'
 import {errorMessage} from '../text/one-line.js'
 
@@ -45,7 +46,7 @@ export interface TurnDeps {
    * Appends streamed text to `events[index][key]` in memory and writes only
    * that text (without it: changed in place, then `persist`).
    */
-  appendText?: (index: number, key: 'message', text: string) => Promise<void>
+  appendText?: (index: number, key: 'message', chunk: StreamedChunk) => Promise<void>
   /** How often the answer is written while it streams (default 1000 ms): a crash loses at most this much. */
   recordEveryMs?: number
   /** Makes `events` whole before a request is built from them (a very large answer is kept on disk only). */
@@ -245,6 +246,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
       const render = renderEvent(printer, ev, state)
       if (render) show(render)
       await printer.writable()
+      await recorder.writable()
     }
   } catch (e) {
     if (!(isAbortError(e) && controller.signal.aborted)) error = e

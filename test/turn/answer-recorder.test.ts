@@ -1,0 +1,114 @@
+// The answer recorder's decisions, against a storage seam that records what
+// it is handed: the first write stores the event with its text; past the
+// in-memory limit, text waiting for a write is handed over as bytes only
+// (no copy of it is held as strings); and a disk slower than the stream
+// holds the stream once too much is pending behind the write in flight.
+import {expect} from 'chai'
+import {describe, it} from 'mocha'
+import type {ConversationEvent} from '../../src/lib/conversation/events.js'
+import {IN_MEMORY_FIELD_CHARS} from '../../src/lib/conversation/journal.js'
+import {chunkText, type StreamedChunk} from '../../src/lib/conversation/streamed-chunk.js'
+import {AnswerRecorder} from '../../src/lib/turn/answer-recorder.js'
+
+interface Gate {
+  promise: Promise<void>
+  open(): void
+}
+function gate(): Gate {
+  let open!: () => void
+  const promise = new Promise<void>((resolve) => (open = resolve))
+  return {promise, open}
+}
+
+function recorder(opts: {slow?: () => Promise<void>} = {}) {
+  const events: ConversationEvent[] = []
+  const chunks: StreamedChunk[] = []
+  let persists = 0
+  const r = new AnswerRecorder({
+    events,
+    persist: async () => void persists++,
+    appendText: async (_index, _key, chunk) => {
+      // The bytes are a view of a reused buffer: copy what the test keeps.
+      chunks.push({...chunk, json: Buffer.from(chunk.json)})
+      await opts.slow?.()
+    },
+    takeClosedReasoning: () => [],
+    everyMs: 60_000,
+    onFailure: () => {},
+  })
+  return {r, events, chunks, persists: () => persists}
+}
+
+describe('turn: the answer recorder', () => {
+  it('stores the event with the first text, then hands later text over as chunks that read back exactly', async () => {
+    const {r, events, chunks, persists} = recorder()
+    r.add('Hello, ')
+    await r.flush()
+    r.add('"wörld" ')
+    r.add('😀\n')
+    await r.close()
+    expect(persists()).to.equal(1)
+    expect(events).to.have.length(1)
+    expect(events[0]).to.deep.include({type: 'chat_response', message: 'Hello, '})
+    expect(chunks.map(chunkText)).to.deep.equal(['"wörld" 😀\n'])
+    expect(chunks[0]).to.deep.include({whole: true, text: '"wörld" 😀\n'})
+  })
+
+  it('past the in-memory limit, pending text is handed over as bytes only', async () => {
+    const {r, chunks} = recorder()
+    const piece = 'x'.repeat(64 * 1024)
+    const pieces = Math.ceil(IN_MEMORY_FIELD_CHARS / piece.length) + 8
+    for (let i = 0; i < pieces; i++) {
+      r.add(piece)
+      await r.flush()
+    }
+    await r.close()
+    const last = chunks.at(-1)!
+    expect(last.whole, 'the last chunk kept no text').to.equal(false)
+    expect(last.text).to.equal('')
+    expect(chunkText(last)).to.equal(piece)
+    const kept = chunks.filter((c) => c.whole).reduce((n, c) => n + c.text.length, piece.length)
+    expect(kept, 'text kept as strings stops near the limit').to.be.at.most(IN_MEMORY_FIELD_CHARS + piece.length)
+    expect(chunks.map(chunkText).join('').length + piece.length).to.equal(pieces * piece.length)
+  })
+
+  it('holds the stream while a slow write has more than a few MB pending behind it, and lets it go when the write ends', async () => {
+    const writes: Gate[] = []
+    const {r, chunks} = recorder({
+      slow: () => {
+        const g = gate()
+        writes.push(g)
+        return g.promise
+      },
+    })
+    r.add('first')
+    await r.flush() // the event is stored; later text goes through the slow appendText
+    const piece = 'y'.repeat(256 * 1024)
+    r.add(piece) // starts a write that does not end until its gate opens
+    expect(writes).to.have.length(1)
+    let released = false
+    for (let i = 0; i < 16; i++) r.add(piece) // 4 MB behind the write in flight
+    const waiting = r.writable().then(() => (released = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(released, 'the stream waits for the disk').to.equal(false)
+    writes[0].open()
+    await waiting
+    expect(released).to.equal(true)
+    // the next write took everything gathered meanwhile, in one chunk
+    await new Promise((resolve) => setImmediate(resolve))
+    writes[1].open()
+    await r.close()
+    expect(chunks.map((c) => chunkText(c).length)).to.deep.equal([piece.length, 16 * piece.length])
+  })
+
+  it('does not hold the stream when little is pending', async () => {
+    const {r} = recorder({slow: () => new Promise(() => {})})
+    r.add('first')
+    await r.flush()
+    r.add('z'.repeat(300 * 1024)) // a write that never ends
+    r.add('a little more')
+    let released = false
+    await r.writable().then(() => (released = true))
+    expect(released).to.equal(true)
+  })
+})
