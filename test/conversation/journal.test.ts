@@ -72,11 +72,11 @@ describe('conversation events journal (events.log)', () => {
     appendFileSync(log, '{"at":1,"event":{"timestamp":"t","type":"chat_req')
     const t = next()
     const again = await t.load(id)
-    expect(again.events.map((e) => e.content)).to.deep.equal(['kept'])
+    expect(again.events.map((e) => (e as {content?: string}).content)).to.deep.equal(['kept'])
     again.events.push(event.chatRequest('after'))
     await t.saveEvents(id, again.events)
     expect(readFileSync(log, 'utf8')).to.not.include('chat_req"')
-    expect((await next().load(id)).events.map((e) => e.content)).to.deep.equal(['kept', 'after'])
+    expect((await next().load(id)).events.map((e) => (e as {content?: string}).content)).to.deep.equal(['kept', 'after'])
   })
 
   it('a log that does not continue events.json (edited behind jp) is reported by path and left alone', async () => {
@@ -143,14 +143,14 @@ describe('conversation events journal (events.log)', () => {
     const pieces = Math.ceil((IN_MEMORY_FIELD_CHARS * 1.5) / piece.length)
     for (let i = 0; i < pieces; i++) await s.appendText(id, conv.events, 1, 'message', piece)
     const whole = pieces * piece.length
-    expect((conv.events[1].message as string).length, 'memory holds only the start').to.be.below(whole)
-    expect(((await next().load(id)).events[1].message as string).length, 'disk holds it all').to.equal(whole)
+    expect(((conv.events[1] as {message?: string}).message as string).length, 'memory holds only the start').to.be.below(whole)
+    expect((((await next().load(id)).events[1] as {message?: string}).message as string).length, 'disk holds it all').to.equal(whole)
     await s.completeEvents(id, conv.events)
-    expect((conv.events[1].message as string).length).to.equal(whole)
+    expect(((conv.events[1] as {message?: string}).message as string).length).to.equal(whole)
     // Folding the journal never writes a shortened answer.
     await s.appendText(id, conv.events, 1, 'message', 'end')
     await s.compactEvents(id)
     const folded = JSON.parse(readFileSync(store.paths(id).events, 'utf8')) as ConversationEvent[]
-    expect((folded[1].message as string).length).to.equal(whole + 3)
+    expect(((folded[1] as {message?: string}).message as string).length).to.equal(whole + 3)
   })
 })

@@ -9,6 +9,7 @@ import {expect} from 'chai'
 import fc from 'fast-check'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Writable} from 'node:stream'
 import {BIN, ROOT, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {spawnPty, type PtySession} from '../helpers/pty.js'
@@ -87,19 +88,15 @@ describe('untrusted text on the terminal: each writing path', function () {
   this.timeout(60_000)
 
   describe('in-process sinks', () => {
-    class Sink {
+    /** A stream that keeps what was written (a terminal or not, as the test says). */
+    class Sink extends Writable {
       data = ''
-      isTTY: boolean
-      constructor(tty: boolean) {
-        this.isTTY = tty
+      constructor(readonly isTTY: boolean) {
+        super({decodeStrings: false})
       }
-      write(chunk: string, cb?: () => void): boolean {
+      override _write(chunk: string, _encoding: BufferEncoding, cb: () => void): void {
         this.data += chunk
-        cb?.()
-        return true
-      }
-      once(): this {
-        return this
+        cb()
       }
     }
 
