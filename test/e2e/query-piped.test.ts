@@ -4,6 +4,7 @@ import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
 import {closeSync, existsSync, openSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {IN_MEMORY_FIELD_CHARS, loadEvents} from '../../src/lib/conversation/journal.js'
 import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
@@ -168,5 +169,37 @@ describe('e2e: jp query without a terminal', function () {
     const r = await runJp(['query'], {sandbox: sb})
     expect(r.code).to.equal(1)
     expect(r.stderr).to.match(/^Error: no query given/)
+  })
+
+  it('a 3 MB answer (written as log bytes while it streams, more than is kept in memory): stdout and the stored message equal what streamed; the follow-up request carries it all', async () => {
+    const words = ['plain', '"quoted"', 'back\\slash', 'tab\there', 'naïve', '—', '😀', 'line\n', '{"json": [1, 2]}', '\u2028']
+    const pieces: string[] = []
+    let size = 0
+    for (let i = 0; size < 3 * 1024 * 1024; i++) {
+      const piece = Array.from({length: 24}, (_, k) => words[(i + k) % words.length]).join(' ') + ' '
+      pieces.push(piece)
+      size += piece.length
+    }
+    const answer = pieces.join('')
+    expect(answer.length).to.be.above(2 * IN_MEMORY_FIELD_CHARS)
+    server = await startReplayServer([{body: openaiText(pieces)}, {body: openaiText(['short'])}])
+    useServer(server.url)
+
+    const first = await runJp(['query', ...cfg(), 'go'], {sandbox: sb})
+    expect(first.code, first.stderr).to.equal(0)
+    expect(first.stdout === answer || first.stdout === answer + '\n', 'stdout is the answer').to.equal(true)
+
+    const dir = join(sb.env.JP_USER_DATA_DIR!, 'workspace', '.jp', 'conversations')
+    const [id] = readdirSync(dir)
+    const stored = await loadEvents(join(dir, id, 'events.json'), join(dir, id, 'events.log'))
+    const response = stored.events.find((e) => e.type === 'chat_response') as {message?: string}
+    expect(response.message?.length).to.equal(answer.length)
+    expect(response.message === answer, 'the stored message is the answer exactly').to.equal(true)
+
+    const second = await runJp(['query', ...cfg(), 'more'], {sandbox: sb})
+    expect(second.code, second.stderr).to.equal(0)
+    const body = server.requests[1].json() as {messages: Array<{role: string; content: string}>}
+    const sent = body.messages.find((m) => m.role === 'assistant')
+    expect(sent?.content === answer, 'the follow-up sends the whole answer back').to.equal(true)
   })
 })
