@@ -9,6 +9,8 @@ import {pathToFileURL} from 'node:url'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {loadEvents} from '../../src/lib/conversation/journal.js'
+import {startSlowServer} from '../fixtures/e2e/slow-server.js'
 import {
   conversationsDir,
   errLines,
@@ -238,6 +240,30 @@ describe('faults: storage, locking and killed processes', function () {
     expect(storedEvents(sb).filter((e) => e.type === 'chat_request').map((e) => e.content)).to.deep.equal(['one', 'two'])
     expect(readdirSync(conversationsDir(sb)).filter((n) => n.startsWith('jp-c'))).to.have.length(1)
   })
+  it('jp killed with SIGKILL after several seconds of streaming: every appended second is stored, exactly', async () => {
+    const pieces = Array.from({length: 30}, (_, i) => `"w${i}" naïve — \\ 😀 line\n`)
+    const slow = await startSlowServer([{text: pieces, intervalMs: 250}])
+    try {
+      const cfg = useOpenAI(sb, slow.baseUrl.replace(/\/v1$/, ''))
+      const a = startJp(['query', ...cfg, 'one'], {sandbox: sb})
+      await a.waitForStdout('"w12"')
+      // w12 arrived 3 s in: written by the first write and two appends; 1.5 s later, w12 is on disk.
+      await new Promise((r) => setTimeout(r, 1500))
+      process.kill(a.child.pid!, 'SIGKILL')
+      expect((await a.done).signal).to.equal('SIGKILL')
+      const dir = onlyConversation(sb)
+      const log = readFileSync(join(dir, 'events.log'), 'utf8')
+      expect(log.split('\n').filter((l) => l.includes('"append"')).length, 'appended as the answer streamed').to.be.at.least(2)
+      const {events} = await loadEvents(join(dir, 'events.json'), join(dir, 'events.log'))
+      const message = (events.find((e) => e.type === 'chat_response') as {message: string}).message
+      const shown = pieces.slice(0, 13).join('')
+      expect(message.startsWith(shown), `stored: ${JSON.stringify(message.slice(-80))}`).to.equal(true)
+      expect(pieces.join('').startsWith(message), 'nothing but what streamed, in order').to.equal(true)
+    } finally {
+      await slow.close()
+    }
+  })
+
   it('a .lock that is a directory fails at once with one line naming it (no spin); the conversation is untouched', async () => {
     server = await startReplayServer([{body: openaiText(['first'])}, {body: openaiText(['never sent'])}])
     const cfg = useOpenAI(sb, server.url)
