@@ -213,6 +213,22 @@ describe('jp:editor-backends hook with linked plugins', function () {
     expect(r.entries.map((e) => e.method)).to.deep.equal(['editFile'])
   })
 
+  it("a plugin's log, warn and error text reach stderr without its escape sequences (a title, a clipboard write, a clear screen)", async () => {
+    const hostile = (word: string) => `${word}\\x1b]0;owned\\x07\\x1b]52;c;ZXZpbA==\\x07\\x1b[2J\\x9b31m\\rover`
+    await link(
+      writePlugin(
+        'jp-plugin-loud',
+        `export default async function () {\n  this.log("${hostile('logged')}")\n  this.warn("${hostile('warned')}")\n  throw new Error("${hostile('thrown')}")\n}\n`,
+      ),
+    )
+    await link(EXAMPLE)
+    const r = await queryThroughRecord()
+    expect(r.code, r.stderr).to.equal(0)
+    for (const word of ['logged', 'warned', 'thrown']) expect(r.stderr).to.include(word)
+    expect(r.stderr, 'no ESC, BEL, C1 or carriage return from the plugin').to.not.match(/[\x1b\x07\x9b\r]/)
+    expect(r.stderr).to.not.include('owned\x07')
+  })
+
   it('commands that build no plugin backend never run plugin hooks: no warning, no delay', async () => {
     await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
     for (const args of [['plugins'], ['--version'], ['query', 'hello'], ['query', '-e', '-c', 'editor.cmd=true', 'hi']]) {

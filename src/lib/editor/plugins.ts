@@ -49,7 +49,8 @@ export async function loadPluginEditorBackends(oclif: OclifConfig, opts: LoadPlu
   // registry in the order the plugins settle.
   const outcomes = await Promise.all(plugins.map((plugin) => runPluginHooks(oclif, plugin, registry, timeoutMs)))
   for (const [i, problem] of outcomes.entries()) {
-    if (problem !== undefined) opts.warn(`Warning: plugin ${plugins[i].name}: ${EDITOR_BACKENDS_HOOK} hook ${problem}`)
+    // The name and the error's text are the plugin's words: shown, never obeyed.
+    if (problem !== undefined) opts.warn(sanitizeUntrusted(`Warning: plugin ${plugins[i].name}: ${EDITOR_BACKENDS_HOOK} hook ${problem}`))
   }
   return registry
 }
