@@ -109,6 +109,22 @@ describe('e2e: composing the query inline first', function () {
     expect(draftFiles()).to.deep.equal([])
   })
 
+  it('keys typed before the prompt appears are kept and drawn once, not left as an echo beside it', async () => {
+    server = await startReplayServer([{body: openaiText(['fine'])}])
+    useServer(server.url)
+    const t = await start(['query'], {editor: false})
+    // Typed while jp starts: the terminal still echoes (it is not in raw mode yet).
+    t.type('early words')
+    await t.waitForText('Query:')
+    await t.settle(300)
+    const line = t.screen().find((l) => l.includes('Query:'))!
+    expect(line.trimEnd(), t.screenText()).to.equal('Query: early words')
+    expect(t.screenText().split('early words'), t.screenText()).to.have.length(2)
+    t.send(keys.enter)
+    expect(await finish(t), t.screenText()).to.equal(0)
+    expect(userMessages(0)).to.deep.equal(['early words'])
+  })
+
   it('Ctrl+X opens QUERY_MESSAGE.md seeded with the buffer; the saved document is sent', async () => {
     server = await startReplayServer([{body: openaiText(['ok'])}])
     useServer(server.url)

@@ -144,7 +144,8 @@ describe('vendored @inquirer/core', () => {
       const {input, output} = streams()
       const answer = recorder({message: 'Keys:', log: []}, {input, output, env: {TERM: 'xterm'}})
       await new Promise((r) => setImmediate(r))
-      expect(output.text).to.equal('? Keys: ')
+      // The line is erased first: keys typed before raw mode were echoed there.
+      expect(output.text).to.equal('\r\x1b[2K? Keys: ')
       for (const ch of 'abc') {
         const before = output.writes.length
         input.write(ch)

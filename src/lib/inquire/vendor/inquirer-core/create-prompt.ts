@@ -5,7 +5,8 @@
 //      mode, restore on every exit path) and decodes keys with KeyDecoder;
 //      keypress handlers receive those keys. The first render and its
 //      effects run synchronously before input is read, so keys typed ahead
-//      of the prompt are handled, not discarded.
+//      of the prompt are handled, not discarded (and their echo, written
+//      before raw mode, is erased).
 //   2. renderer — no ScreenManager: a view returns text or a Frame, and
 //      PromptScreen paints only what changed (the diffing Painter); while
 //      open, the prompt owns the terminal (other writes print above it).
@@ -15,6 +16,7 @@
 // message) and `clearPromptOnDone` are dropped.
 import {AsyncResource} from 'node:async_hooks'
 import type {KeyListener, PromptTerminal} from '../../prompt-terminal.js'
+import {TERMINAL_SEQUENCES} from '../../../printer/terminal-state.js'
 import {PromptScreen, type View} from '../../screen.js'
 import {runPrompt, type Settle} from '../../tty.js'
 import type {PromptContext} from '../../types.js'
@@ -53,6 +55,10 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
           return () => listeners.delete(listener)
         },
       }
+      // Keys typed while jp started were echoed by the terminal (it was not
+      // raw yet) on this line: the prompt starts at column 0 of an erased
+      // line, and draws those keys itself once it reads them.
+      if (!dumb) io.write(TERMINAL_SEQUENCES.eraseLine)
       if (context.preamble) io.write(context.preamble)
 
       // Upstream settles in `promise.finally` (a microtask after the key
