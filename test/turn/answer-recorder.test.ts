@@ -101,6 +101,31 @@ describe('turn: the answer recorder', () => {
     expect(chunks.map((c) => chunkText(c).length)).to.deep.equal([piece.length, 16 * piece.length])
   })
 
+  it('a write that fails while the stream waits ends the wait quietly; the failure is reported once, by close', async () => {
+    const failures: unknown[] = []
+    let fail!: (e: Error) => void
+    const events: ConversationEvent[] = []
+    const r = new AnswerRecorder({
+      events,
+      persist: async () => {},
+      appendText: () => new Promise<void>((_resolve, reject) => (fail = reject)),
+      takeClosedReasoning: () => [],
+      everyMs: 60_000,
+      onFailure: (e) => failures.push(e),
+    })
+    r.add('first')
+    await r.flush()
+    const piece = 'y'.repeat(256 * 1024)
+    for (let i = 0; i < 18; i++) r.add(piece)
+    const waiting = r.writable()
+    fail(new Error('ENOSPC: no space left on device'))
+    await waiting // resolves, does not reject
+    expect(failures).to.have.length(1)
+    let closed: unknown
+    await r.close().catch((e: unknown) => (closed = e))
+    expect((closed as Error).message).to.match(/ENOSPC/)
+  })
+
   it('does not hold the stream when little is pending', async () => {
     const {r} = recorder({slow: () => new Promise(() => {})})
     r.add('first')

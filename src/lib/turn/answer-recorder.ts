@@ -72,7 +72,8 @@ export class AnswerRecorder {
 
   /** Resolves when the stream may go on: at once, unless a write is in flight and too much is pending behind it. */
   async writable(): Promise<void> {
-    while (this.current && this.gathering.length >= PAUSE_AT_BYTES && this.failure === undefined) await this.current
+    // A failed write is the flush loop's to report (it aborts the stream); here it only ends the wait.
+    while (this.current && this.gathering.length >= PAUSE_AT_BYTES && this.failure === undefined) await this.current.catch(() => {})
   }
 
   /** Writes what is pending (and, after it, what arrived meanwhile); a failure is kept for `close`. */
