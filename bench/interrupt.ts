@@ -9,7 +9,7 @@
 // Run: node --import tsx bench/interrupt.ts   (BENCH_INTERRUPT_TRIES, default 20)
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../test/helpers/local-server.js'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -44,16 +44,8 @@ async function startEndlessServer(): Promise<{baseUrl: string; close(): Promise<
       pump()
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const {baseUrl, close} = await listenLocal(server)
+  return {baseUrl, close}
 }
 
 /** Watches a pty's output for a string or an amount of bytes, from a point in time on. */

@@ -8,8 +8,8 @@
 // Run: node --import tsx bench/ttft.ts   (BENCH_TTFT_RUNS)
 import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
-import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {createServer} from 'node:http'
+import {listenLocal, type LocalServer} from '../test/helpers/local-server.js'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -38,7 +38,7 @@ function chunk(content: string | null, finish: string | null = null): string {
   return `data: ${JSON.stringify({id: 'chatcmpl-ttft', object: 'chat.completion.chunk', created: 1751000000, model: 'bench', choices: [{index: 0, delta: content === null ? {} : {content}, finish_reason: finish}]})}\n\n`
 }
 
-async function startServer(): Promise<{server: Server; baseUrl: string}> {
+async function startServer(): Promise<LocalServer> {
   const server = createServer((req, res) => {
     req.resume()
     req.on('end', () => {
@@ -47,8 +47,7 @@ async function startServer(): Promise<{server: Server; baseUrl: string}> {
       res.end(chunk(' there.') + chunk(null, 'stop') + 'data: [DONE]\n\n')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`}
+  return listenLocal(server)
 }
 
 interface Sample {
@@ -79,7 +78,8 @@ function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessEnv}): P
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const {server, baseUrl} = await startServer()
+  const server = await startServer()
+  const {baseUrl} = server
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-ttft-'))
   try {
     const {env, work} = benchHome(dir, baseUrl)
@@ -94,8 +94,7 @@ export async function run(): Promise<BenchRow[]> {
       {bench: 'ttft', metric: 'jp query -n hi: start → exit', value: exit.jp, unit: 'ms', baseline: exit.bare, baselineName: 'bare fetch+SSE', ratio: exit.jp / exit.bare, target: '≤ 1.5×', pass: exit.jp / exit.bare <= 1.5},
     ]
   } finally {
-    server.closeAllConnections()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await server.close()
     rmSync(dir, {recursive: true, force: true})
   }
 }

@@ -1,8 +1,6 @@
 // Running one measured child process for the end-to-end benches: wall time
 // from spawn to exit and, through /usr/bin/time -v when present, peak RSS.
 import {spawn} from 'node:child_process'
-import type {Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {closeSync, existsSync, openSync, readFileSync} from 'node:fs'
 
 const TIME = '/usr/bin/time'
@@ -37,12 +35,4 @@ export function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessE
   })
 }
 
-/** Starts `server` on a local port; its OpenAI-style base URL (with /v1) and a close that drops open connections. */
-export async function listenLocal(server: Server): Promise<{baseUrl: string; close(): Promise<void>}> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  }
-}
+export {listenLocal} from '../../test/helpers/local-server.js'

@@ -3,7 +3,7 @@
 // a usage chunk, [DONE]). Shared by the adapter bench and the end-to-end
 // `jp query` bench.
 import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../../test/helpers/local-server.js'
 
 export interface SseServer {
   /** Base URL including `/v1`, for `providers.llm.openai.base_url`. */
@@ -50,19 +50,14 @@ export async function startOpenAISseServer(targetBytes = 20 * 1024 * 1024): Prom
       res.end(body)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
+  const {baseUrl, close} = await listenLocal(server)
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl,
     bodyBytes: body.length,
     textChars,
     get requests() {
       return requests
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close,
   }
 }

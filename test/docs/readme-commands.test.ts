@@ -6,7 +6,7 @@ import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
 import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../helpers/local-server.js'
 import {join} from 'node:path'
 import {after, before, describe, it} from 'mocha'
 
@@ -63,17 +63,8 @@ async function startProviderServer(): Promise<{url: string; received: Received[]
       }
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const {url, close} = await listenLocal(server)
+  return {url, received, close}
 }
 
 describe('README command lines, run as written', function () {

@@ -7,7 +7,7 @@ import {spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {createServer, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../helpers/local-server.js'
 import {runJp} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {JpRun, type Redirect} from '../fixtures/e2e/interrupt-run.js'
@@ -47,16 +47,8 @@ async function startWaitingServer(bodies: string[], waitMs: number): Promise<Wai
       res.end(body)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const {baseUrl, close} = await listenLocal(server)
+  return {baseUrl, close}
 }
 
 describe('e2e: the status line while waiting', function () {

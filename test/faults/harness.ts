@@ -4,7 +4,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../helpers/local-server.js'
 import {join} from 'node:path'
 import {BIN, ROOT, type Sandbox} from '../helpers/cli.js'
 
@@ -141,18 +141,13 @@ export async function startGatedServer(
       void handler(requests, req, res)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
+  const {url, close} = await listenLocal(server)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     get requests() {
       return requests
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close,
   }
 }
 

@@ -2,7 +2,7 @@
 // byte and records every request it receives (method, path, headers, body).
 import {readFileSync} from 'node:fs'
 import {createServer, type IncomingHttpHeaders, type Server, type ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {listenLocal} from '../helpers/local-server.js'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -55,18 +55,8 @@ export async function startReplayServer(script: ScriptedResponse[]): Promise<Rep
       void respond(res, step, markGone)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    clientGone,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const {url, close} = await listenLocal(server)
+  return {url, requests, clientGone, close}
 }
 
 async function respond(res: ServerResponse, step: ScriptedResponse, markGone: () => void): Promise<void> {
