@@ -19,7 +19,7 @@ import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {emitRows, formatTable, median, percentile, type BenchRow} from './lib/report.js'
+import {runIfMain, median, percentile, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BUILT = join(ROOT, 'dist/lib/index.js')
@@ -130,8 +130,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

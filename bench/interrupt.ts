@@ -14,7 +14,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import * as nodePty from '@lydell/node-pty'
-import {emitRows, formatTable, median, percentile, type BenchRow} from './lib/report.js'
+import {runIfMain, median, percentile, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -155,9 +155,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-  process.exit(0)
-}
+await runIfMain(import.meta.url, run, {exit: true})

@@ -6,7 +6,7 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:f
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+import {runIfMain, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
@@ -72,8 +72,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

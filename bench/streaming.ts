@@ -16,7 +16,7 @@ import {startOpenAISseServer} from './lib/openai-sse-server.js'
 import {BARE_STREAM_SCRIPT as BARE} from './lib/bare-stream.js'
 import {measure} from './lib/child.js'
 import {alternate, benchHome} from './lib/jp-run.js'
-import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+import {runIfMain, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -55,8 +55,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

@@ -14,7 +14,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {alternate, benchHome} from './lib/jp-run.js'
-import {emitRows, formatTable, median, type BenchRow} from './lib/report.js'
+import {runIfMain, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -99,8 +99,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(formatTable(rows))
-  emitRows(rows)
-}
+await runIfMain(import.meta.url, run)

@@ -21,11 +21,13 @@ export function emitRows(rows: BenchRow[]): void {
 }
 
 /** When the bench file `url` is the script node runs: runs it, prints its table and its BENCH_ROWS line. */
-export async function runIfMain(url: string, run: () => Promise<BenchRow[]>): Promise<void> {
+export async function runIfMain(url: string, run: () => Promise<BenchRow[]>, opts: {exit?: boolean} = {}): Promise<void> {
   if (url !== `file://${process.argv[1]}`) return
   const rows = await run()
   console.log(formatTable(rows))
   emitRows(rows)
+  // A bench whose child (a pty) may outlive it ends the process rather than wait on it.
+  if (opts.exit) process.exit(0)
 }
 
 export function median(values: number[]): number {
