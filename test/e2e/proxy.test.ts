@@ -133,6 +133,31 @@ describe('e2e: jp query through a proxy', function () {
     expect(seen).to.deep.equal(['POST /v1/chat/completions'])
   })
 
+  it('a proxy given without a scheme is a plain http proxy (as curl takes it), also for an https provider', async () => {
+    const https = createHttpsServer({key: readFileSync(join(TLS, 'localhost-key.pem')), cert: readFileSync(join(TLS, 'localhost-cert.pem'))}, (req, res) =>
+      answer(req, res, seen),
+    )
+    servers.push(https)
+    const port = await listen(https)
+    const bare = proxyUrl.replace(/^http:\/\//, '')
+    const r = await query(`https://127.0.0.1:${port}`, {HTTPS_PROXY: bare, NODE_EXTRA_CA_CERTS: join(TLS, 'localhost-cert.pem')})
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stdout).to.equal(`${ANSWER.join('')}\n`)
+    expect(proxyLog).to.deep.equal([`CONNECT 127.0.0.1:${port}`])
+  })
+
+  it('a proxy setting that is no URL is one error line naming the variable, and no request is retried', async () => {
+    const http = createHttpServer((req, res) => answer(req, res, seen))
+    servers.push(http)
+    const port = await listen(http)
+    const r = await query(`http://127.0.0.1:${port}`, {HTTP_PROXY: 'http://[bad'})
+    expect(r.code).to.equal(1)
+    const errors = r.stderr.trim().split('\n').filter((l) => l.startsWith('Error:'))
+    expect(errors, r.stderr).to.deep.equal(['Error: HTTP_PROXY = "http://[bad" is not a proxy URL (e.g. http://proxy.example.com:3128)'])
+    expect(r.stderr).to.not.match(/retrying/i)
+    expect(seen).to.deep.equal([])
+  })
+
   it('a proxy that cannot be reached is a one-line error naming the provider', async () => {
     const http = createHttpServer((req, res) => answer(req, res, seen))
     servers.push(http)

@@ -39,6 +39,21 @@ describe('llm/ollama adapter', () => {
     expect(got.events.at(-1)).to.deep.equal({type: 'finish', reason: 'tool_use', raw: 'stop'})
   })
 
+  it('sends the key of providers.llm.ollama.api_key_env as a bearer token, and redacts it from errors', async () => {
+    const key = 'ollama-secret-key-123456'
+    server = await startReplayServer([
+      {headers: ndjson, body: fixture('ollama-chat.ndjson')},
+      {status: 401, headers: {'content-type': 'application/json'}, body: JSON.stringify({error: `bad key ${key}`})},
+    ])
+    const keyed = createOllamaProvider({name: 'ollama', baseUrl: server.url, apiKey: key})
+    expect((await collect(keyed.stream(simple, never()))).text).to.equal('Héllo thére 🙂')
+    expect(server.requests[0].headers.authorization).to.equal(`Bearer ${key}`)
+    const failed = await collect(keyed.stream(simple, never()))
+    expect((failed.error as Error).message).to.equal('ollama: 401 bad key [redacted key]')
+    await collect(provider(server.url).stream(simple, never()))
+    expect(server.requests[2].headers.authorization, 'no key, no header').to.equal(undefined)
+  })
+
   it('an {"error"} line keeps the partial text and throws a ProviderError', async () => {
     server = await startReplayServer([{headers: ndjson, body: fixture('ollama-error.ndjson')}])
     const got = await collect(provider(server.url).stream(simple, never()))

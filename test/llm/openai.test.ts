@@ -107,6 +107,24 @@ describe('llm/openai adapter', () => {
     expect(server.requests).to.have.length(1)
   })
 
+  it('an error status whose body never comes fails after the idle timeout instead of hanging', async () => {
+    server = await startReplayServer([{status: 503, headers: {'content-type': 'application/json'}, body: '{"error": {"message": "over', hold: true}])
+    const p = createOpenAIProvider({name: 'openai', baseUrl: `${server.url}/v1`, timeoutMs: 300, retry: {maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0}})
+    const got = await collect(p.stream(simple, never()))
+    expect(isProviderError(got.error), String(got.error)).to.equal(true)
+    expect((got.error as Error).message).to.equal('openai: 503 {"error": {"message": "over')
+  })
+
+  it('an API key echoed in a long error body is redacted before the body is cut to one line', async () => {
+    const key = 'sk-live-0123456789abcdefghijklmnopqrstuvwxyz'
+    const body = JSON.stringify({error: {type: 'invalid_request_error', message: `${'x'.repeat(260)} key ${key} rejected`}})
+    server = await startReplayServer([{status: 401, headers: {'content-type': 'application/json'}, body}])
+    const got = await collect(provider(server.url, key).stream(simple, never()))
+    const message = (got.error as Error).message
+    expect(message).to.include('[redacted')
+    for (let n = 6; n <= key.length; n++) expect(message, `no ${n} characters of the key`).to.not.include(key.slice(0, n))
+  })
+
   it('a dropped connection mid-stream is an error after the partial text, never replayed', async () => {
     const text = fixture('openai-text.sse')
     server = await startReplayServer([{body: text.slice(0, text.indexOf('"finish_reason":"stop"') - 200), destroy: true}])

@@ -81,6 +81,20 @@ describe('llm/resolveModel', () => {
     expect(server.requests[0].path).to.equal('/api/chat')
   })
 
+  it('a base_url that is no http(s) URL fails before any request, naming the key (and OPENAI_BASE_URL when it came from there)', async () => {
+    const p = defaultConfig({}).providers.llm
+    p.ollama.base_url = 'localhost:11434'
+    await resolveModel('ollama/qwen3:8b', p, {}).then(
+      () => expect.fail('resolved'),
+      (e: Error) => expect(e.message).to.equal('providers.llm.ollama.base_url = "localhost:11434": expected an http:// or https:// URL'),
+    )
+    const env = {OPENAI_BASE_URL: 'api.example.com/v1', OPENAI_API_KEY: 'k'}
+    await resolveModel('openai/gpt-4.1', defaultConfig(env).providers.llm, env).then(
+      () => expect.fail('resolved'),
+      (e: Error) => expect(e.message).to.equal('providers.llm.openai.base_url = "api.example.com/v1" (from OPENAI_BASE_URL): expected an http:// or https:// URL'),
+    )
+  })
+
   it('echo/default needs no key and takes its pace from the env', async () => {
     const {provider, model} = await resolveModel('echo/default', defaultConfig({}).providers.llm, {JP_ECHO_DELAY_MS: '0'})
     expect(model).to.equal('default')

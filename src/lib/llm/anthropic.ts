@@ -37,8 +37,9 @@ class AnthropicProvider implements Provider {
     const body = anthropicRequestBody(req)
     const url = joinUrl(this.opts.baseUrl, '/v1/messages')
     const name = this.name
+    const apiKey = this.opts.apiKey
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: name, url, headers, body, signal, timeoutMs})
+      const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
       yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs))
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)

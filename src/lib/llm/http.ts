@@ -20,6 +20,8 @@ export interface PostOptions {
   signal: AbortSignal
   /** How long connecting and waiting for the response headers may take (default: the stream idle timeout). */
   timeoutMs?: number
+  /** The API key the request carries: removed from an error body before it is cut to one line. */
+  secret?: string
 }
 
 /** A response whose status line and headers have arrived; `body` streams the rest. */
@@ -42,6 +44,7 @@ export async function postJson(opts: PostOptions): Promise<HttpResponse> {
     message = await send(opts, AbortSignal.any([opts.signal, headersLate.signal]))
   } catch (error) {
     if (opts.signal.aborted) throw abortError(opts.signal)
+    if (isProviderError(error)) throw error // a bad proxy setting, said as it is (not retried)
     if (headersLate.signal.aborted) {
       throw new ProviderError(`${opts.provider}: no response from ${opts.url} within ${timeoutMs / 1000} s`, {
         provider: opts.provider,
@@ -67,7 +70,7 @@ export async function postJson(opts: PostOptions): Promise<HttpResponse> {
     },
     body: message,
   }
-  if (res.status < 200 || res.status > 299) throw await errorFromResponse(opts.provider, res, opts.signal)
+  if (res.status < 200 || res.status > 299) throw await errorFromResponse(opts.provider, res, opts.signal, {timeoutMs, secret: opts.secret})
   return res
 }
 
@@ -94,14 +97,27 @@ async function send(opts: PostOptions, signal: AbortSignal): Promise<IncomingMes
   })
 }
 
-export async function errorFromResponse(provider: string, res: HttpResponse, signal: AbortSignal): Promise<ProviderError> {
+/** An error body is read up to this many characters (a proxy may send an endless one). */
+const ERROR_BODY_CHARS = 64 * 1024
+
+export async function errorFromResponse(
+  provider: string,
+  res: HttpResponse,
+  signal: AbortSignal,
+  opts: {timeoutMs?: number; secret?: string} = {},
+): Promise<ProviderError> {
   let text = ''
   try {
-    res.body.setEncoding('utf8')
-    for await (const chunk of res.body) text += chunk as string
+    // Under the idle timeout: a server that sends an error status and then nothing must not hang jp.
+    for await (const chunk of readText(provider, res, signal, opts.timeoutMs)) {
+      text += chunk
+      if (text.length >= ERROR_BODY_CHARS) break
+    }
   } catch {
     if (signal.aborted) throw abortError(signal)
   }
+  // Before the body is cut to one line: a key cut in half would no longer be found.
+  if (opts.secret) text = text.split(opts.secret).join('[redacted key]')
   // The SDKs let the server overrule the status-based decision.
   const should = res.headers.get('x-should-retry')
   const retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status)

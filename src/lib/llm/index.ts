@@ -65,10 +65,10 @@ export async function resolveModel(
   const problem = modelParametersProblem(wire, name, parameters)
   if (problem) throw new ModelResolutionError(problem)
 
+  const urlProblem = baseUrlProblem(name, config.base_url, env)
+  if (urlProblem) throw new ModelResolutionError(urlProblem)
+
   const timeoutSecs = providersConfig.timeout_secs
-  if (timeoutSecs !== undefined && !(timeoutSecs > 0)) {
-    throw new ModelResolutionError(`providers.llm.timeout_secs = ${timeoutSecs}: expected a positive number of seconds`)
-  }
   const {streamIdleTimeoutMs} = await import('./http.js')
   const timeoutMs = streamIdleTimeoutMs(env, timeoutSecs)
 
@@ -89,7 +89,20 @@ export async function resolveModel(
     }
     case 'ollama': {
       const {createOllamaProvider} = await import('./ollama.js')
-      return {provider: createOllamaProvider({name, baseUrl: config.base_url, timeoutMs}), model}
+      return {provider: createOllamaProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
     }
   }
+}
+
+/** A base URL no request could be sent to (`localhost:11434`, `api.example.com`): said once, naming where it came from, rather than retried as a network failure. */
+function baseUrlProblem(name: string, baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+  let protocol: string | undefined
+  try {
+    protocol = new URL(baseUrl).protocol
+  } catch {
+    // not a URL at all
+  }
+  if (protocol === 'http:' || protocol === 'https:') return undefined
+  const from = name === 'openai' && env.OPENAI_BASE_URL?.trim() === baseUrl ? ' (from OPENAI_BASE_URL)' : ''
+  return `providers.llm.${name}.base_url = ${JSON.stringify(baseUrl)}${from}: expected an http:// or https:// URL`
 }

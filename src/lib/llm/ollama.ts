@@ -2,7 +2,7 @@
 // arguments (ids only from newer servers), `done: true` closing the stream.
 import {randomBytes} from 'node:crypto'
 import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
-import {isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs} from './http.js'
+import {isRecord, joinUrl, postJson, readText, redactSecret, streamIdleTimeoutMs} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {ndjsonBatches} from './sse.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
@@ -11,6 +11,8 @@ export interface OllamaProviderOptions {
   name: string
   /** The server root, e.g. `http://localhost:11434` (no `/api`). */
   baseUrl: string
+  /** Sent as a bearer token (a hosted Ollama or one behind an authenticating proxy). */
+  apiKey?: string
   retry?: RetryOptions
   /** Idle timeout: for the response headers and between body reads (default: streamIdleTimeoutMs()). */
   timeoutMs?: number
@@ -31,11 +33,14 @@ class OllamaProvider implements Provider {
     const body = ollamaRequestBody(req)
     const url = joinUrl(this.opts.baseUrl, '/api/chat')
     const name = this.name
+    const apiKey = this.opts.apiKey
+    const headers: Record<string, string> = {accept: 'application/x-ndjson'}
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: name, url, headers: {accept: 'application/x-ndjson'}, body, signal, timeoutMs})
+      const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
       yield* parseOllamaStream(name, readText(name, res, signal, timeoutMs))
     }
-    return withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY)
+    return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), apiKey)
   }
 }
 

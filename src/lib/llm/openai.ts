@@ -36,7 +36,7 @@ class OpenAIProvider implements Provider {
     const body = openAIRequestBody(req, this.name)
     const url = joinUrl(this.opts.baseUrl, '/chat/completions')
     const attempt = async function* (this: OpenAIProvider): AsyncGenerator<StreamEvent> {
-      const res = await postJson({provider: this.name, url, headers, body, signal, timeoutMs})
+      const res = await postJson({provider: this.name, url, headers, body, signal, timeoutMs, secret: this.opts.apiKey})
       yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs))
     }
     return redactSecret(withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
