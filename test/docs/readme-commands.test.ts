@@ -36,7 +36,7 @@ function readmeLines(): string[] {
 
 /** Lines that need a terminal; each is covered by the named pty test instead. */
 const NEEDS_TERMINAL: Record<string, string> = {
-  'jp query': 'test/e2e/compose.test.ts (jp query with no query on a terminal opens the editor)',
+  'jp query': 'test/e2e/query-inline.test.ts (a bare jp query on a terminal composes inline)',
 }
 
 interface Received {
