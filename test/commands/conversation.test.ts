@@ -1,7 +1,8 @@
 // End to end through bin/run.js (build first: flock /tmp/jp-build.lock npm run build:dev).
 import {expect} from 'chai'
 import {afterEach, beforeEach, describe, it} from 'mocha'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {hostname} from 'node:os'
 import {join} from 'node:path'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 
@@ -100,6 +101,15 @@ describe('jp init and jp conversation (end to end)', function () {
     expect(pe.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'events.json') + '\n')
     const pm = await runJp(['c', 'path', 'jp-c200', '--metadata'], {sandbox: sb})
     expect(pm.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'metadata.json') + '\n')
+    // Held by another jp with a journal not yet folded in: the path comes with a warning, and nothing is folded.
+    const held = join(sb.cwd, '.jp', 'conversations', 'jp-c200')
+    writeFileSync(join(held, '.lock'), JSON.stringify({pid: process.pid, host: hostname(), since: new Date().toISOString()}))
+    writeFileSync(join(held, 'events.log'), '')
+    const busy = await runJp(['conversation', 'path', 'jp-c200', '--events'], {sandbox: sb})
+    expect(busy.stdout).to.equal(join(held, 'events.json') + '\n')
+    expect(busy.stderr).to.equal('jp: jp-c200 is in use by another jp; events.json may not hold its newest events yet (they are in events.log)\n')
+    rmSync(join(held, '.lock'))
+    rmSync(join(held, 'events.log'))
     const pb = await runJp(['conversation', 'path', 'jp-c200', '--base-config'], {sandbox: sb})
     expect(pb.stdout).to.equal(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'base_config.json') + '\n')
 

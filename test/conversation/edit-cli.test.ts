@@ -65,6 +65,19 @@ describe('jp conversation edit (no terminal)', function () {
     expect(bytes(id)).to.deep.equal(before)
   })
 
+  it('a corrupt events.json can be opened and repaired with edit --events (the repair tool does not refuse the broken file)', async () => {
+    const id = await newConversation('hello')
+    const good = readFileSync(join(dirOf(id), 'events.json'), 'utf8')
+    writeFileSync(join(dirOf(id), 'events.json'), good.replace('[', '[,'))
+    step(1, `printf '%s' '${good.replaceAll("'", `'\\''`)}' > "$1"\n`)
+    const r = await edit([id, '--events'])
+    expect(r.code, r.stderr).to.equal(0)
+    expect(runs()).to.equal(1)
+    expect(readFileSync(join(dirOf(id), 'events.json'), 'utf8')).to.equal(good)
+    const next = await runJp(['query', 'again'], {sandbox: sb})
+    expect(next.code, next.stderr).to.equal(0)
+  })
+
   it('valid JSON of the wrong shape is refused too, naming the event', async () => {
     const id = await newConversation('hello')
     const before = bytes(id)

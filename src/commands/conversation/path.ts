@@ -1,5 +1,7 @@
 import {Args, Flags} from '@oclif/core'
+import {existsSync} from 'node:fs'
 import {JpCommand} from '../../lib/cli/base-command.js'
+import {sanitizeUntrusted} from '../../lib/text/untrusted.js'
 
 const which = ['events', 'metadata', 'base-config']
 
@@ -42,7 +44,11 @@ async function foldJournal(store: import('../../lib/conversation/store.js').Conv
   try {
     release = await store.lock(id, {waitMs: 0})
   } catch {
-    return // in use: its writer folds a small journal when it finishes
+    // In use: its writer folds the journal only if the conversation is small.
+    if (existsSync(store.paths(id).eventsLog)) {
+      process.stderr.write(`jp: ${sanitizeUntrusted(id)} is in use by another jp; events.json may not hold its newest events yet (they are in events.log)\n`)
+    }
+    return
   }
   try {
     await store.compactEvents(id)

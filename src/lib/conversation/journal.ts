@@ -91,7 +91,7 @@ export async function loadEvents(eventsPath: string, logPath: string): Promise<L
     }
     throw new CorruptFileError(
       logPath,
-      `continues an events.json of ${header.base_bytes} bytes and ${header.base_events} events, but events.json has ${loaded.baseBytes} bytes and ${loaded.baseEvents} events (it was changed behind jp's back; remove one of the two)`,
+      `continues an events.json of ${header.base_bytes} bytes and ${header.base_events} events, but events.json has ${loaded.baseBytes} bytes and ${loaded.baseEvents} events (events.json was changed behind jp's back; to keep it as it is, remove events.log and lose the changes recorded there)`,
     )
   }
   for (let n = 1; n < lines.length; n++) applyRecord(logPath, events, lineJson(logPath, lines[n], n + 1), n + 1)
@@ -218,10 +218,12 @@ export class EventJournal {
           if (!chunk.whole) this.incomplete.add(index)
         }
       } else {
-        // Not (or no longer) an event this command streamed: record the whole field.
+        // Not (or no longer) an event this command streamed: record the whole field
+        // (of the event as it is after `complete`, which may replace it with the one on disk).
         await this.complete(events)
-        target[key] = String(target[key] ?? '') + chunkText(chunk)
-        await this.writeDiff(events, {at: index, set: {[key]: target[key]}})
+        const current = events[index] as Fields
+        current[key] = String(current[key] ?? '') + chunkText(chunk)
+        await this.writeDiff(events, {at: index, set: {[key]: current[key]}})
       }
       this.wrote = true
     })

@@ -9,7 +9,7 @@ import {createHash} from 'node:crypto'
 import {chmod, mkdir, readdir, readFile, rm, stat} from 'node:fs/promises'
 import {basename, join} from 'node:path'
 import type {ConversationEvent} from './events.js'
-import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, removeStaleTemps, toJson, writeFileDurably} from './files.js'
+import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, removeStaleTemps, toJson, writeFileDurably, writeIfChanged} from './files.js'
 import {EventJournal, loadEvents} from './journal.js'
 import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
@@ -294,10 +294,13 @@ export class ConversationStore {
    * Call it with the conversation's lock held: it writes metadata.json.
    */
   async setActive(id: string): Promise<void> {
-    const conv = await this.load(id)
+    // Only the metadata is needed: the history is not parsed to stamp a time.
+    const loaded = this.loaded.get(id)
+    const metadata = loaded ? (await loaded).metadata : await this.readMetadata(this.paths(id).metadata)
     await Promise.all([
-      this.saveMetadata(id, {...conv.metadata, last_activated_at: new Date().toISOString()}),
-      this.writeKnown(this.activeFile, id + '\n'),
+      this.saveMetadata(id, {...metadata, last_activated_at: new Date().toISOString()}),
+      // No lock guards this file: compared with what is on disk now, not with what this command read earlier.
+      writeIfChanged(this.activeFile, id + '\n'),
     ])
   }
 
@@ -347,6 +350,9 @@ export class ConversationStore {
 
   /** Folds the journal into events.json (with the lock held), so events.json alone holds every event: before an edit. */
   async compactEvents(id: string): Promise<void> {
+    // No journal: events.json already holds everything, and is not parsed here,
+    // so a corrupt one can still be opened to be repaired.
+    if (!this.journals.has(id) && !(await stat(this.paths(id).eventsLog).catch(() => undefined))) return
     const conv = await this.load(id)
     const journal = await this.journal(id)
     if (journal.hasLog) await journal.compact(conv.events)

@@ -2,10 +2,10 @@
 // `<user data dir>/trusted_workspaces.json` — outside every workspace, so a
 // repository cannot trust itself. Paths are canonical (symlinks resolved), so
 // one directory reached two ways is one entry.
-import {chmod, mkdir, realpath} from 'node:fs/promises'
+import {realpath} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
 import {userDataDir} from './paths.js'
-import {CorruptFileError, readJson, toJson, writeIfChanged} from './files.js'
+import {CorruptFileError, ensurePrivateDir, readJson, toJson, writeIfChanged} from './files.js'
 
 export interface TrustedWorkspace {
   /** The workspace root (the directory holding `.jp/`), canonical. */
@@ -45,9 +45,8 @@ export async function isTrusted(root: string, env: NodeJS.ProcessEnv = process.e
 
 async function save(list: TrustedWorkspace[], env: NodeJS.ProcessEnv): Promise<void> {
   const file = trustFilePath(env)
-  await mkdir(dirname(file), {recursive: true, mode: 0o700})
-  await writeIfChanged(file, toJson({workspaces: list}))
-  await chmod(file, 0o600)
+  await ensurePrivateDir(dirname(file))
+  await writeIfChanged(file, toJson({workspaces: list})) // written 0600
 }
 
 /** Records `root` as trusted; false when it already was. */
