@@ -4,7 +4,7 @@
 // and a tool that takes its time.
 import {expect} from 'chai'
 import {spawn} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {createServer, type Server} from 'node:http'
 import {listenLocal} from '../helpers/local-server.js'
@@ -85,6 +85,43 @@ describe('e2e: the status line while waiting', function () {
     const screen = r.term.screenText()
     expect(screen).to.include('the answer')
     expect(screen).not.to.include('⏱')
+  })
+
+  it('on a terminal narrower than the line it is clipped, not wrapped: one row, however many ticks', async () => {
+    server = await startWaitingServer([openaiText(['ok'])], 1500)
+    run = new JpRun({baseUrl: server.baseUrl, cols: 12})
+    const r = await run.start('hi')
+    await r.term.waitForText('⏱')
+    await new Promise((res) => setTimeout(res, 800)) // eight ticks
+    const rows = r.term.screen().filter((l) => l.includes('⏱') || /\d\.\ds/.test(l))
+    expect(rows, r.term.screenText()).to.have.length(1)
+    expect((await r.finish()).code, r.term.screenText()).to.equal(0)
+  })
+
+  it('stays off the screen while the user\'s editor has the terminal (a reply composed with Ctrl+X while waiting)', async () => {
+    server = await startWaitingServer([openaiText(['first']), openaiText(['after the reply'])], 20_000)
+    const editor = join(ROOT, 'test/fixtures/e2e/gated-editor.sh')
+    run = new JpRun({baseUrl: server.baseUrl, env: {JP_EDITOR: editor}})
+    run.sb.env.EDITOR_GATE = run.sb.dir
+    const r = await run.start('hi')
+    await r.term.waitFor(() => statusOnScreen(r) !== undefined, 'the status line')
+    r.term.send('\x03')
+    await r.term.waitForText('[c,r,s,a,?]')
+    r.term.send('r')
+    await r.term.waitForText('Reply:')
+    r.term.send('\x18')
+    const started = r.file('editor-started')
+    await r.poll(() => existsSync(started), 'the editor to start')
+    r.term.markOutput()
+    await new Promise((res) => setTimeout(res, 700)) // seven ticks of the status line
+    expect(r.term.outputSinceMark()).not.to.include('⏱')
+    writeFileSync(r.file('editor-go'), '')
+    // The editor's text comes back to the prompt, which sends it on Enter.
+    await r.term.waitForText('Reply: from the gated editor')
+    r.term.send('\r')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(r.term.screenText()).to.include('after the reply')
   })
 
   for (const redirect of ['files', 'pipe'] as const) {

@@ -204,7 +204,7 @@ export class Printer {
     const tty = this.promptWriter()
     if (!tty) return () => {}
     this.flushSync()
-    this.status ??= new StatusLine({write: (text) => void tty.write(text)})
+    this.status ??= new StatusLine({write: (text) => void tty.write(text), columns: () => (tty as {columns?: number}).columns})
     return this.status.start(sanitizeUntrusted(label), suffix)
   }
 

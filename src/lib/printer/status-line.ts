@@ -3,9 +3,10 @@
 // terminal shows `⏱ Waiting… 2.3s`, redrawn in place as the time ticks. It is
 // the printer's: it lives only on the terminal (never stdout, never a
 // redirected stderr), it is erased before any other write, and it hides
-// while a prompt owns the screen. A write ends it; whoever waits again starts
-// a new one.
-import {TERMINAL_SEQUENCES} from './terminal-state.js'
+// while a prompt owns the screen or a child (the user's editor) has the
+// terminal. It never wraps: a line wider than the terminal would leave a
+// copy on every tick. A write ends it; whoever waits again starts a new one.
+import {onTerminalBorrow, TERMINAL_SEQUENCES} from './terminal-state.js'
 import {onPromptClaim, openPrompt} from './terminal-owner.js'
 
 const TICK_MS = 100
@@ -16,9 +17,27 @@ export function statusText(label: string, elapsedMs: number, suffix = ''): strin
   return `⏱ ${label}… ${(elapsedMs / 1000).toFixed(1)}s${suffix}`
 }
 
+/**
+ * The longest start of `text` that fits in `cells` columns. Counted
+ * conservatively without a width table: U+1100 and above as two cells
+ * (wide and emoji start there), combining marks as one.
+ */
+export function clipToCells(text: string, cells: number): string {
+  let used = 0
+  let end = 0
+  for (const ch of text) {
+    used += ch.codePointAt(0)! >= 0x1100 ? 2 : 1
+    if (used > cells) break
+    end += ch.length
+  }
+  return text.slice(0, end)
+}
+
 export interface StatusLineOptions {
   /** The terminal, written synchronously; undefined: no terminal, no status line. */
   write: ((text: string) => void) | undefined
+  /** The terminal's width, when known. */
+  columns?: () => number | undefined
   now?: () => number
 }
 
@@ -29,6 +48,8 @@ export class StatusLine {
   private timer: NodeJS.Timeout | undefined
   private visible = false
   private unsubscribe: (() => void) | undefined
+  /** Children (editors) that have the terminal now. */
+  private lent = 0
   private readonly now: () => number
 
   constructor(private readonly options: StatusLineOptions) {
@@ -42,7 +63,21 @@ export class StatusLine {
     this.label = label
     this.suffix = suffix
     this.started = this.now()
-    this.unsubscribe = onPromptClaim(() => this.erase())
+    const unclaim = onPromptClaim(() => this.erase())
+    const unborrow = onTerminalBorrow({
+      borrowed: (by) => {
+        if (by !== 'child') return
+        this.erase()
+        this.lent++
+      },
+      returned: (by) => {
+        if (by === 'child') this.lent = Math.max(0, this.lent - 1)
+      },
+    })
+    this.unsubscribe = () => {
+      unclaim()
+      unborrow()
+    }
     this.draw()
     this.timer = setInterval(() => this.draw(), TICK_MS).unref()
     const mine = this.started
@@ -67,10 +102,12 @@ export class StatusLine {
   }
 
   private draw(): void {
-    // A prompt owns the screen: the status waits until it is gone.
-    if (this.label === undefined || openPrompt()) return
+    // A prompt owns the screen, or an editor has the terminal: the status waits until it is gone.
+    if (this.label === undefined || this.lent > 0 || openPrompt()) return
     const elapsed = this.now() - this.started
-    this.options.write!(ERASE + statusText(this.label, elapsed, this.suffix?.(elapsed) ?? ''))
+    const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
+    const columns = this.options.columns?.()
+    this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
     this.visible = true
   }
 
