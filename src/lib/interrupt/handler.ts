@@ -8,7 +8,7 @@ import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inqui
 import {composeText} from '../compose/compose.js'
 import type {ToolInterruptAction} from '../tool/coordinator.js'
 import type {ComposeDeps} from '../compose/inline.js'
-import {errorMessage} from '../text/one-line.js'
+import {errorLine} from '../text/one-line.js'
 
 export type StreamingInterruptAction =
   /** Keep reading the live stream. */
@@ -30,7 +30,7 @@ export type {ToolInterruptAction} from '../tool/coordinator.js'
 /** A press between turn phases (persisting, between two tool calls). */
 export type TurnInterruptAction = {type: 'continue'} | {type: 'stop'} | {type: 'escalate'}
 
-/** A press outside any turn (start-up, lock wait, finishing up). */
+/** A press outside any turn phase (finishing up, any gap of a query once its router exists). */
 export type FallbackInterruptAction = {type: 'continue'} | {type: 'quit'} | {type: 'escalate'}
 
 export const TURN_MENU: SelectOption[] = [
@@ -264,7 +264,7 @@ export class InterruptHandler {
         if (!isPromptCancelled(error)) {
           // The menu could not be shown (terminal gone): nobody can answer, so
           // shut down gracefully rather than guess.
-          this.deps.notice(`⚠ Couldn't show the interrupt menu: ${errorMessage(error)}`)
+          this.deps.notice(`⚠ Couldn't show the interrupt menu: ${errorLine(error)}`)
         }
 
         this.deps.onEscalate?.()

@@ -15,7 +15,7 @@ import {isSigintIgnored} from '../process/sigint-guard.js'
 import {hasControllingTerminal} from '../process/tty.js'
 import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
-import {errorMessage} from '../text/one-line.js'
+import {errorLine} from '../text/one-line.js'
 
 export {EscalationPolicy, SIGNAL_EXIT_CODES, type RoutedSignal, type SignalContext, type SignalDecision} from './escalation.js'
 
@@ -164,7 +164,7 @@ export class SignalRouter {
         try {
           top.listener({signal: 'SIGINT', at})
         } catch (error) {
-          this.notice(`jp: interrupt handler failed: ${errorMessage(error)}`)
+          this.notice(`jp: interrupt handler failed: ${errorLine(error)}`)
         }
         break
       }
@@ -207,7 +207,7 @@ export class SignalRouter {
         try {
           await cb(reason)
         } catch (error) {
-          this.notice(`jp: shutdown step failed: ${errorMessage(error)}`)
+          this.notice(`jp: shutdown step failed: ${errorLine(error)}`)
         }
       }
       this.exitNow(reason.exitCode)

@@ -13,13 +13,6 @@ export interface ModelParameters {
   temperature?: number
 }
 
-/** Where each parameter goes, per wire format (docs/configuration.md shows this table). */
-export const PARAMETER_NAMES: Record<Wire, Record<keyof ModelParameters, string>> = {
-  anthropic: {reasoning: 'thinking.budget_tokens', max_tokens: 'max_tokens', temperature: 'temperature'},
-  openai: {reasoning: 'reasoning_effort', max_tokens: 'max_completion_tokens (openai) / max_tokens', temperature: 'temperature'},
-  ollama: {reasoning: 'think', max_tokens: 'options.num_predict', temperature: 'options.temperature'},
-}
-
 const LEVELS: Record<Wire, readonly string[]> = {
   anthropic: ['minimal', 'low', 'medium', 'high'],
   openai: ['minimal', 'low', 'medium', 'high'],

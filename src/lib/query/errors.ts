@@ -1,8 +1,8 @@
 // How the query pipeline fails: a QueryError is a one-line failure the user
 // can act on (no such conversation, no model key, a locked conversation, a
 // broken config), carrying the exit code it maps to. Library code throws it;
-// only the command turns it into an exit. Anything else is a bug and keeps
-// its stack.
+// only the command turns it into an exit. A step wrapped in `userFacing`
+// reports any error as such a line (its stack stays as the cause).
 import {errorMessage} from '../text/one-line.js'
 
 export class QueryError extends Error {

@@ -56,7 +56,7 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
   const interactive = printer.hasTty()
   const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
-  const editor = await openEditor(editorConfig, ctx.oclif)
+  const editor = await openEditor(editorConfig, ctx.oclif, printer)
 
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
   const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer})
@@ -89,6 +89,7 @@ function say(line: string): void {
 }
 
 /** The configured editor backend (plugins consulted when `editor.backend` names theirs); a bad name is a QueryError. */
-function openEditor(editorConfig: EditorConfig, oclif: OclifConfig): Promise<EditorBackend | undefined> {
-  return userFacing(() => buildEditorBackendWithPlugins(editorConfig, oclif, {warn: (line) => process.stderr.write(line + '\n')}))
+function openEditor(editorConfig: EditorConfig, oclif: OclifConfig, printer: Printer): Promise<EditorBackend | undefined> {
+  // Through the printer, in order with its other notices (and a notice event with --format json).
+  return userFacing(() => buildEditorBackendWithPlugins(editorConfig, oclif, {warn: (line) => printer.notice(line)}))
 }

@@ -4,7 +4,7 @@
 // printer, also when a graceful shutdown ends the process first.
 import type {SignalRouter} from '../interrupt/signals.js'
 import type {Printer} from '../printer/printer.js'
-import {errorLine, errorMessage} from '../text/one-line.js'
+import {errorLine} from '../text/one-line.js'
 import type {TurnOutcome} from '../turn/turn-loop.js'
 import {discardSentDraft, keepUnsentQuery} from './compose.js'
 
@@ -81,7 +81,7 @@ async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: R
     case 'aborted':
       return 130
     case 'failed':
-      printer.error(`Error: ${errorMessage(outcome.error)}`)
+      printer.error(`Error: ${errorLine(outcome.error)}`)
       if (outcome.saved === 'nothing') {
         // Nothing stored to send twice; the text waits in the draft (an editor-composed one is there already).
         if (!draft) await keepUnsentQuery(opts.draftPath, outcome.unsent ?? opts.query)

@@ -34,7 +34,7 @@ export function eventsToMessages(events: readonly ConversationEvent[]): ChatMess
         else if (typeof e.reasoning === 'string') {
           if (e.reasoning !== '') a.reasoning = (a.reasoning ?? '') + e.reasoning
           // Each stored thinking block goes back as it came: its own text and
-          // signature, or its redacted data (see storedThinking in turn/response.ts).
+          // signature, or its redacted data (see storedReasoning in turn/response.ts).
           const {signature, redacted_thinking: redacted} = e as {signature?: unknown; redacted_thinking?: unknown}
           if (typeof redacted === 'string') (a.thinking ??= []).push({type: 'redacted_thinking', data: redacted})
           else if (typeof signature === 'string') (a.thinking ??= []).push({type: 'thinking', thinking: e.reasoning, signature})
