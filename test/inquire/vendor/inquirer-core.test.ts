@@ -180,6 +180,15 @@ describe('vendored @inquirer/core', () => {
       expect(input.listenerCount('data')).to.equal(0)
     })
 
+    it('a signal aborted before the prompt opens rejects with AbortPromptError too (not a cancel), and opens nothing', async () => {
+      const {input, output} = streams()
+      const log: string[] = []
+      const error = await recorder({message: 'Keys:', log}, {input, output, env: {TERM: 'xterm'}, signal: AbortSignal.abort()}).catch((e: unknown) => e)
+      expect(error).to.be.instanceOf(AbortPromptError)
+      expect(log).to.deep.equal([])
+      expect(output.text).to.equal('')
+    })
+
     it('Ctrl+C is a key the prompt sees (not an exit)', async () => {
       const {input, output} = streams()
       const answer = recorder({message: 'Keys:', log: []}, {input, output, env: {TERM: 'xterm'}})

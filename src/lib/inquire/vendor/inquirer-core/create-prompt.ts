@@ -36,6 +36,8 @@ export type Prompt<Value, Config> = (config: Config, context?: CreatePromptConte
 
 export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): Prompt<Value, Config> {
   const prompt = (config: Config, context: CreatePromptContext = {}) => {
+    // Aborted before it opened: an abort, as upstream (not a cancel, which is the user's Esc).
+    if (context.signal?.aborted) return Object.assign(Promise.reject(new AbortPromptError({cause: context.signal.reason})), {cancel: () => {}})
     let cancel = () => {}
     const promise = runPrompt<Value>(context, (io, settleIO) => {
       const env = context.env ?? process.env
