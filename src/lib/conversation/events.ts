@@ -95,6 +95,11 @@ export const event = {
  * the first bad entry, or undefined. Unknown types only need `type` and
  * `timestamp`.
  */
+/** The text of every user message (`chat_request`) in `events`, oldest first. */
+export function userQueries(events: readonly ConversationEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'chat_request' && typeof (e as {content?: unknown}).content === 'string' ? [(e as {content: string}).content] : []))
+}
+
 export function eventsProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return 'expected an array of events'
   for (const [i, e] of value.entries()) {

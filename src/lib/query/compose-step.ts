@@ -13,6 +13,7 @@ import {noEditorMessage} from '../conversation/edit.js'
 import {queryModelId} from '../config/defaults.js'
 import {adoptDraft, composeQuery, discardDraft} from './compose.js'
 import {QueryError, userFacing} from './errors.js'
+import {userQueries} from '../conversation/events.js'
 
 export const EMPTY_QUERY_NOTICE = 'Query is empty, ignoring.'
 export const CANCELLED_NOTICE = 'The editor was cancelled; nothing was sent.'
@@ -77,7 +78,7 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
         config: opts.config,
         modelId,
         events,
-        history: events?.flatMap((e) => (e.type === 'chat_request' && typeof (e as {content?: unknown}).content === 'string' ? [(e as {content: string}).content] : [])),
+        history: events && userQueries(events),
         notice: async (line) => {
           opts.printer.notice(line)
           await opts.printer.flush?.()

@@ -15,6 +15,7 @@ import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
 import type {TurnDeps} from '../turn/turn-loop.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
+import {userQueries} from '../conversation/events.js'
 
 /** stdout closed by its reader: 128 + SIGPIPE, as shells report a producer cut off. */
 export const STDOUT_CLOSED_EXIT = 141
@@ -129,7 +130,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     config: config.interrupt,
     editMode,
     notice,
-    history: () => [...replyHistory(opts.conversation.events), ...replies.unsent()],
+    history: () => [...userQueries(opts.conversation.events), ...replies.unsent()],
     typedDraft: replies.sink,
     onMenuAnswered: () => router.resetLadder(),
     onEscalate: () => void router.shutdown(),
@@ -139,9 +140,4 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
   // up after the turn) opens the fallback menu.
   pushFallbackMenu({router, interrupts})
   return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print})}
-}
-
-/** Earlier user messages of the conversation, oldest first: the reply history. */
-function replyHistory(events: readonly {type: string; content?: unknown}[]): string[] {
-  return events.filter((e) => e.type === 'chat_request' && typeof e.content === 'string').map((e) => e.content as string)
 }

@@ -4,7 +4,7 @@
 // every event of the turn in the conversation as it goes, so an interrupted,
 // failed or killed turn keeps what it had.
 import type {ToolConfig} from '../config/types.js'
-import {event, type ConversationEvent} from '../conversation/events.js'
+import {event, userQueries, type ConversationEvent} from '../conversation/events.js'
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
@@ -176,10 +176,7 @@ async function failed(deps: TurnDeps, turnStart: number, result: StreamResult): 
   const turn = deps.events.slice(turnStart)
   const answered = turn.some((e) => e.type === 'chat_response' || e.type === 'tool_call_request')
   if (answered) return {type: 'failed', error: result.error, saved: result.partial.empty ? 'turn' : 'partial'}
-  const unsent = turn
-    .map((e) => (e.type === 'chat_request' ? (e as {content?: unknown}).content : undefined))
-    .filter((c): c is string => typeof c === 'string')
-    .join('\n\n')
+  const unsent = userQueries(turn).join('\n\n')
   deps.events.splice(turnStart)
   await deps.persist()
   return {type: 'failed', error: result.error, saved: 'nothing', unsent}
