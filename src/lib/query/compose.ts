@@ -52,10 +52,8 @@ export function activeConfigToml(modelId: string, reasoning: string | boolean | 
 
 /** Opens the editor on the query document until it yields a query, an empty document or a cancel. */
 export async function composeQuery(opts: ComposeOptions): Promise<ComposeResult> {
-  const {parseConfigToml} = await import('../config/load.js')
   const before = await readDraft(opts.draftPath)
   const shownToml = activeConfigToml(opts.modelId, opts.config.assistant.model.parameters?.reasoning)
-  const shown = await parseConfigToml(shownToml, 'the active configuration')
   const history = opts.events ? historyText(opts.events) : undefined
   const source = `${opts.draftPath} (Active Configuration)`
 
@@ -84,17 +82,14 @@ export async function composeQuery(opts: ComposeOptions): Promise<ComposeResult>
 
     const doc = parseQueryDocument((await readDraft(opts.draftPath)) ?? '')
     let delta: PartialConfig | undefined
-    if (doc.configToml !== undefined) {
-      try {
-        const edited = await parseConfigToml(doc.configToml, source)
-        if (!sameValue(edited, shown)) delta = edited
-      } catch (e) {
-        // Re-open with the user's text and block kept and the reason above it.
-        query = doc.query
-        configToml = doc.configToml
-        error = errorMessage(e)
-        continue
-      }
+    try {
+      delta = await draftDelta(opts, doc.configToml)
+    } catch (e) {
+      // Re-open with the user's text and block kept and the reason above it.
+      query = doc.query
+      configToml = doc.configToml ?? configToml // (it throws only for a block that is there)
+      error = errorMessage(e)
+      continue
     }
 
     if (doc.query === '') {
