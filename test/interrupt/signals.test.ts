@@ -144,6 +144,22 @@ describe('SignalRouter (driven with handle(), no process signals)', () => {
     expect(exits).to.deep.equal([130])
   })
 
+  it('the watchdog ends a shutdown whose step never finishes: one notice, the shutdown\'s exit code', async () => {
+    const exits: number[] = []
+    const notices: string[] = []
+    const router = new SignalRouter({isInteractive: () => true, exit: (code) => exits.push(code), notice: (l) => notices.push(l), shutdownTimeoutMs: 50})
+    router.onShutdown(() => new Promise(() => {})) // hangs
+    void router.shutdown(130)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(exits, 'not before the watchdog').to.deep.equal([])
+    await new Promise((r) => setTimeout(r, 80))
+    expect(exits).to.deep.equal([130])
+    expect(notices).to.deep.equal([
+      'Shutting down: saving what arrived (Ctrl+C again to quit now; jp quits anyway in 1 s)...',
+      'jp: the shutdown did not finish within 1 s; quitting now.',
+    ])
+  })
+
   it('ignores Ctrl+C while ignoreSigintDuring runs (an editor owns the terminal)', async () => {
     const {router} = make()
     let heard = 0
