@@ -235,7 +235,7 @@ class SanitizerMachine {
   }
 }
 
-/** Sanitizes a complete string (a notice, a tool header) in one go. */
+/** Sanitizes a complete string of model text in one go (jp's own chrome quoting untrusted text uses text/untrusted.ts). */
 export function sanitize(text: string, options?: SanitizerOptions): string {
   const s = createSanitizer(options)
   return s.push(text) + s.end()

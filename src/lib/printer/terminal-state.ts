@@ -181,8 +181,8 @@ export const EDITOR_RESIDUE_OFF =
   '\u001b[>4m' + // modifyOtherKeys back to the terminal's default
   '\u001b[?1l\u001b>' + // cursor keys and keypad: normal mode
   '\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l' + // mouse reporting
-  '\u001b[?2004l' + // bracketed paste (a prompt turns it on again itself)
-  '\u001b[?25h' // cursor visible
+  TERMINAL_SEQUENCES.bracketedPasteOff + // (a prompt turns it on again itself)
+  TERMINAL_SEQUENCES.cursorShow
 
 /** DECSC / DECRC: where a prompt redraws after an editor. */
 export const SAVE_CURSOR = '\u001b7'
