@@ -10,9 +10,7 @@
 // therefore delivers one key per read, cut at the boundaries our KeyDecoder
 // finds (an escape sequence stays whole).
 import {PassThrough, Writable} from 'node:stream'
-import {StringDecoder} from 'node:string_decoder'
-import {ESC_TIMEOUT_MS, KeyDecoder} from './keys.js'
-import {NoTerminalError, openTty} from './tty.js'
+import {keyFeed, NoTerminalError, openTty} from './tty.js'
 import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
 
 export interface QuestionOptions {
@@ -71,17 +69,10 @@ function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; sto
       return stream
     },
   })
-  const decoder = new KeyDecoder()
-  const text = new StringDecoder('utf8')
-  let timer: NodeJS.Timeout | undefined
-  const emit = (sequences: string[]) => {
-    for (const s of sequences) if (s !== '' && !stream.destroyed) stream.write(s)
-  }
-  const onData = (chunk: Buffer | string) => {
-    clearTimeout(timer)
-    emit(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)).map((k) => k.sequence))
-    if (decoder.pending) timer = setTimeout(() => emit(decoder.flush().map((k) => k.sequence)), ESC_TIMEOUT_MS)
-  }
+  const keys = keyFeed((decoded) => {
+    for (const {sequence} of decoded) if (sequence !== '' && !stream.destroyed) stream.write(sequence)
+  })
+  const onData = (chunk: Buffer | string) => keys.feed(chunk)
   const onEnd = () => stream.end()
   source.on('data', onData)
   source.on('end', onEnd)
@@ -89,7 +80,7 @@ function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; sto
   return {
     stream,
     stop() {
-      clearTimeout(timer)
+      keys.stop()
       source.removeListener('data', onData)
       source.removeListener('end', onEnd)
       // Keys typed after this question wait for the next reader instead of being dropped.

@@ -353,6 +353,25 @@ function runClosers(closers: Array<() => void>): void {
  * ESC_TIMEOUT_MS, the terminal going away), resizes and the abort signal;
  * returns the function that detaches all of it.
  */
+/**
+ * The key side of reading a terminal: raw chunks (bytes or text) in, keys
+ * out — sequences split across reads joined, a lone Esc handed over once
+ * ESC_TIMEOUT_MS pass without more. `waiting()` false: no timer is armed.
+ */
+export function keyFeed(onKeys: (keys: Key[]) => void, waiting: () => boolean = () => true): {feed(chunk: Buffer | string): void; stop(): void} {
+  const decoder = new KeyDecoder()
+  const text = new StringDecoder('utf8')
+  let escTimer: NodeJS.Timeout | undefined
+  return {
+    feed(chunk) {
+      clearTimeout(escTimer)
+      onKeys(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
+      if (waiting() && decoder.pending) escTimer = setTimeout(() => onKeys(decoder.flush()), ESC_TIMEOUT_MS)
+    },
+    stop: () => clearTimeout(escTimer),
+  }
+}
+
 function listen(
   context: PromptContext | undefined,
   input: NodeJS.ReadableStream,
@@ -360,14 +379,8 @@ function listen(
   io: PromptIO,
   on: {settled(): boolean; keys(keys: Key[]): void; resize(): void; terminate(): void},
 ): () => void {
-  const decoder = new KeyDecoder()
-  const text = new StringDecoder('utf8')
-  let escTimer: NodeJS.Timeout | undefined
-  function onData(chunk: Buffer | string): void {
-    clearTimeout(escTimer)
-    on.keys(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
-    if (!on.settled() && decoder.pending) escTimer = setTimeout(() => on.keys(decoder.flush()), ESC_TIMEOUT_MS)
-  }
+  const keys = keyFeed(on.keys, () => !on.settled())
+  const onData = (chunk: Buffer | string) => keys.feed(chunk)
   // The terminal went away (hangup), or the prompt was aborted: nobody can answer.
   const onEnd = () => on.terminate()
   let lastSize = `${io.columns()}x${io.rows()}`
@@ -390,7 +403,7 @@ function listen(
   context?.signal?.addEventListener('abort', onEnd, {once: true})
   input.resume()
   return () => {
-    clearTimeout(escTimer)
+    keys.stop()
     input.removeListener('data', onData)
     input.removeListener('end', onEnd)
     process.removeListener('SIGWINCH', onWinch)
