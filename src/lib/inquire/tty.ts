@@ -5,10 +5,10 @@
 // each prompt and close it after. Reusing one pair across prompts breaks the
 // second one (a closed MuteStream, a paused handle), and a fresh pair also
 // means `jp … | jq` and `2> err.txt` leave the prompt on the screen.
-import {closeSync, writeSync} from 'node:fs'
+import {writeSync} from 'node:fs'
 import {StringDecoder} from 'node:string_decoder'
 import tty from 'node:tty'
-import {openTtyFd} from '../process/tty.js'
+import {closeTtyFd, openTtyFd} from '../process/tty.js'
 import {holdRawMode, TERMINAL_SEQUENCES} from '../printer/terminal-state.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
@@ -51,8 +51,8 @@ export function openTty(): TtyStreams | undefined {
       },
     }
   } catch {
-    if (readFd !== undefined) safeClose(readFd)
-    if (writeFd !== undefined) safeClose(writeFd)
+    if (readFd !== undefined) closeTtyFd(readFd)
+    if (writeFd !== undefined) closeTtyFd(writeFd)
     return undefined
   }
 }
@@ -62,14 +62,6 @@ export function hasTty(): boolean {
   const streams = openTty()
   streams?.close()
   return streams !== undefined
-}
-
-function safeClose(fd: number): void {
-  try {
-    closeSync(fd)
-  } catch {
-    // already closed
-  }
 }
 
 type RawCapable = NodeJS.ReadableStream & {isTTY?: boolean; isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}

@@ -17,10 +17,9 @@
 //
 // Without a terminal (or without stty) this does nothing and SIGINT keeps
 // its meaning.
-import {closeSync} from 'node:fs'
 import tty from 'node:tty'
 
-import {openTtyFd} from '../process/tty.js'
+import {closeTtyFd, openTtyFd, withTtyFd} from '../process/tty.js'
 import {applyTerminalModes, onTerminalBorrow, registerRestore, saveTerminalModes, type Borrower} from '../printer/terminal-state.js'
 
 /** ETX: what the terminal sends for Ctrl+C once it no longer turns it into SIGINT. */
@@ -43,20 +42,12 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
   if (fd === undefined) return undefined
   const original = saveTerminalModes(fd)
   if (original === undefined || !applyTerminalModes(fd, INTERRUPT_KEY_MODES)) {
-    safeClose(fd)
+    closeTtyFd(fd)
     return undefined
   }
-  safeClose(fd)
+  closeTtyFd(fd)
 
-  const withTty = (fn: (fd: number) => void) => {
-    const f = openTtyFd('r+')
-    if (f === undefined) return
-    try {
-      fn(f)
-    } finally {
-      safeClose(f)
-    }
-  }
+  const withTty = (fn: (fd: number) => void) => void withTtyFd('r+', fn)
 
   let stream: tty.ReadStream | undefined
   let borrowed = 0
@@ -107,13 +98,5 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       withTty((f) => applyTerminalModes(f, original))
       unregister()
     },
-  }
-}
-
-function safeClose(fd: number): void {
-  try {
-    closeSync(fd)
-  } catch {
-    // already closed
   }
 }

@@ -11,9 +11,8 @@
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
 import {spawnSync} from 'node:child_process'
-import {closeSync} from 'node:fs'
 
-import {openTtyFd, writeTtySync} from '../process/tty.js'
+import {closeTtyFd, openTtyFd, withTtyFd, writeTtySync} from '../process/tty.js'
 import {openPrompt} from './terminal-owner.js'
 
 /**
@@ -124,11 +123,7 @@ export function restoreTerminal(): string[] {
     const fd = r.openTty()
     if (fd !== undefined) {
       writeTtySync(fd, seq)
-      try {
-        closeSync(fd)
-      } catch {
-        // already gone
-      }
+      closeTtyFd(fd)
     }
   }
   return actions.map((a) => a.name)
@@ -298,11 +293,7 @@ export function handTerminalToChild(): () => void {
     // What jp's terminal looks like now (the key reader may have changed it
     // again): the late checks hold it to that.
     const expected = saved === undefined ? undefined : saveTerminalModes(fd)
-    try {
-      closeSync(fd)
-    } catch {
-      // already gone
-    }
+    closeTtyFd(fd)
     if (expected === undefined) return
     for (const ms of LATE_TEARDOWN_CHECKS_MS) {
       const t = setTimeout(() => checkLateTeardown(expected), ms)
@@ -314,9 +305,7 @@ export function handTerminalToChild(): () => void {
 
 function checkLateTeardown(saved: string): void {
   const r = registry()
-  const fd = openTtyFd('r+')
-  if (fd === undefined) return
-  try {
+  withTtyFd('r+', (fd) => {
     const now = saveTerminalModes(fd)
     if (now === undefined) return
     if (r.rawHolders.size > 0) {
@@ -330,11 +319,5 @@ function checkLateTeardown(saved: string): void {
       applyTerminalModes(fd, saved)
       writeTerminal(fd, EDITOR_RESIDUE_OFF)
     }
-  } finally {
-    try {
-      closeSync(fd)
-    } catch {
-      // already gone
-    }
-  }
+  })
 }

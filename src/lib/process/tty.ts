@@ -18,6 +18,26 @@ export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | unde
   }
 }
 
+/** Closes a tty fd, ignoring errors (already closed, or the terminal went away). */
+export function closeTtyFd(fd: number): void {
+  try {
+    closeSync(fd)
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs `fn` with /dev/tty open and closes it after; undefined (and `fn` not run) without a terminal. */
+export function withTtyFd<T>(flags: 'w' | 'r' | 'r+' | number, fn: (fd: number) => T): T | undefined {
+  const fd = openTtyFd(flags)
+  if (fd === undefined) return undefined
+  try {
+    return fn(fd)
+  } finally {
+    closeTtyFd(fd)
+  }
+}
+
 let cachedHasTerminal: boolean | undefined
 
 /** True when this process has a controlling terminal it can open. Cached. */
@@ -25,7 +45,7 @@ export function hasControllingTerminal(): boolean {
   if (cachedHasTerminal === undefined) {
     const fd = openTtyFd('r+')
     cachedHasTerminal = fd !== undefined
-    if (fd !== undefined) closeSync(fd)
+    if (fd !== undefined) closeTtyFd(fd)
   }
   return cachedHasTerminal
 }
