@@ -28,6 +28,20 @@ describe('e2e: jp init on a terminal', function () {
     expect(config).to.include('id = "anthropic/claude"')
   })
 
+  for (const answer of ['anthropic/claude\r', '\x03']) {
+    it(`leaves the terminal settings as it found them (${answer === '\x03' ? 'Ctrl+C' : 'answered'})`, async () => {
+      const before = join(sb.dir, 'stty-before')
+      const after = join(sb.dir, 'stty-after')
+      const script = `stty -a > '${before}'; "$0" "$1" init proj; stty -a > '${after}'`
+      const s = await spawnPty(['-c', script, process.execPath, BIN], {file: '/bin/sh', cwd: sb.cwd, env: sb.env})
+      await s.waitForText('Default model (PROVIDER/MODEL')
+      expect(s.stty(), 'the question changes the terminal while it is open').to.not.equal(readFileSync(before, 'utf8').split('\n').slice(1).join('\n'))
+      s.send(answer)
+      await s.waitForExit()
+      expect(readFileSync(after, 'utf8')).to.equal(readFileSync(before, 'utf8'))
+    })
+  }
+
   it('Ctrl+C at the question creates nothing and fails with one line', async () => {
     const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env: sb.env})
     await s.waitForText('Default model (PROVIDER/MODEL')

@@ -3,6 +3,9 @@
 // for its input and output (never stdin/stdout), closed after each question. They need neither
 // seam jp patches for the reply widget (no multi-line editing, no long
 // buffers), so they run on the installed @inquirer/core as published.
+// They also stay outside the query's terminal ownership (no raw-mode hold
+// for the Ctrl+C key reader, no prompt-area claim for the printer): ask
+// them only where no query owns the terminal, as `jp init` does.
 //
 // One adaptation: Node's readline, under @inquirer/input, garbles text that
 // arrives in one read in the middle of the line (Ctrl+A then "abc" typed
