@@ -5,14 +5,16 @@
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {describe, it} from 'mocha'
-import {ROOT} from '../helpers/cli.js'
+import {afterEach, beforeEach, describe, it} from 'mocha'
+import {makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
 import {runInProcess} from '../helpers/in-process.js'
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}).version
 
+let sb: Sandbox
+
 async function jp(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  const {exitCode: code, stdout, stderr} = await runInProcess(args)
+  const {exitCode: code, stdout, stderr} = await runInProcess(args, {sandbox: sb})
   return {code, stdout, stderr}
 }
 
@@ -23,6 +25,8 @@ function usage(message: string, command = ''): string {
 
 describe('CLI conventions (SPEC §18)', function () {
   this.timeout(60_000)
+  beforeEach(() => (sb = makeSandbox()))
+  afterEach(() => sb.cleanup())
 
   describe('help', () => {
     for (const words of [[], ['query'], ['conversation', 'ls'], ['conversation', 'edit'], ['c', 'ls'], ['init'], ['help'], ['plugins']]) {
