@@ -36,6 +36,9 @@ interface GlobalFlags {
   workspace?: string
 }
 
+/** Errors of the conversation store that name their file and say what to do: never a stack. */
+const STORAGE_ERRORS = new Set(['SymlinkRefusedError', 'NotAFileError', 'CorruptFileError', 'WriteFailedError', 'ConversationNotFoundError', 'LockPathError', 'ConversationLockedError'])
+
 export abstract class JpCommand extends Command {
   static baseFlags = {
     cfg: Flags.string({
@@ -154,6 +157,8 @@ export abstract class JpCommand extends Command {
    * the message passes the untrusted-text sanitizer first.
    */
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
+    // Storage refusals reach here from any command step: one line, as `fail` says them.
+    if (STORAGE_ERRORS.has(err?.name)) this.fail(err)
     if (typeof err?.message === 'string') err.message = sanitizeUntrusted(err.message, {multiline: true})
     return super.catch(err)
   }
