@@ -22,7 +22,8 @@ export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = 
 /** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
 const provider = (name: ProviderName): Record<string, KeyDoc> => {
   const spec: ProviderSpec = PROVIDERS[name]
-  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\` replaces the default base URL`
+  const form = spec.baseUrlEnvForm === 'host' ? ' (a host as its own clients take it: `HOST`, `HOST:PORT` or a URL; http and the default port unless given)' : ''
+  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\`${form} replaces the default base URL`
   return {
     [`providers.llm.${name}`]: {description: `The ${name} provider (${about}).`, example: '{}'},
     [`providers.llm.${name}.base_url`]: {
