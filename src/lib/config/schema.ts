@@ -51,6 +51,7 @@ const toolSchema = table({
   result: oneOf('unattended', 'ask', 'edit', 'skip'),
   cancellation_response: str,
   enable: bool,
+  env: table({inherit: oneOf('all', 'core', 'none'), keep: arrayOf(str), drop: arrayOf(str)}),
   parameters: map(
     table({type: str, description: str, required: bool, enum: arrayOf(any), items: map(any)}),
   ),

@@ -52,6 +52,13 @@ export interface ToolParameter {
   items?: Record<string, unknown>
 }
 
+/** `conversation.tools.NAME.env`: which of jp's environment variables the tool gets (tool/environment.ts). */
+export interface ToolEnvConfig {
+  inherit?: 'all' | 'core' | 'none'
+  keep?: string[]
+  drop?: string[]
+}
+
 export interface ToolConfig {
   source?: string
   command?: string | CommandConfig
@@ -60,6 +67,7 @@ export interface ToolConfig {
   result?: ToolResultMode
   cancellation_response?: string
   enable?: boolean
+  env?: ToolEnvConfig
   parameters?: Record<string, ToolParameter>
 }
 
