@@ -3,6 +3,7 @@
 // reference (docs/configuration.md) all walk this tree; the defaults are in
 // ./defaults.ts and each key's prose in ./key-docs.ts, and a test fails when
 // either misses a key named here. ./types.ts is the same shape as TypeScript.
+import {bindingEntryProblem, duplicateSpec, type KeymapName} from './keymaps.js'
 import type {Config} from './types.js'
 
 export type Schema =
@@ -13,7 +14,14 @@ export type Schema =
   | {kind: 'enum'; values: readonly (string | boolean)[]}
   | {kind: 'array'; items: Schema}
   | {kind: 'table'; fields: Record<string, Schema>; required?: string[]}
-  | {kind: 'map'; values: Schema}
+  | {
+      kind: 'map'
+      values: Schema
+      /** How the reference names the type (default: "table of <values>"). */
+      typeName?: string
+      /** A problem with one entry (after the values' types are checked), named by its key. */
+      check?: (table: Record<string, unknown>) => {key: string; problem: string} | undefined
+    }
   | {kind: 'union'; of: Schema[]}
 
 const str: Schema = {kind: 'string'}
@@ -28,6 +36,21 @@ const table = (fields: Record<string, Schema>, required?: string[]): Schema => (
 const map = (values: Schema): Schema => ({kind: 'map', values})
 const arrayOf = (items: Schema): Schema => ({kind: 'array', items})
 const union = (...of: Schema[]): Schema => ({kind: 'union', of})
+
+/** `editor.inline.keys.<mode>`: key spec → action (config/keymaps.ts). */
+const keyTable = (mode: KeymapName): Schema => ({
+  kind: 'map',
+  values: str,
+  typeName: 'table of key spec → action (see [Key bindings](#key-bindings))',
+  check: (table) => {
+    for (const [spec, action] of Object.entries(table)) {
+      const problem = bindingEntryProblem(mode, spec, action)
+      if (problem) return {key: spec, problem}
+    }
+    const dup = duplicateSpec(table)
+    return dup ? {key: dup.spec, problem: `the same key as "${dup.other}" in this table`} : undefined
+  },
+})
 
 const commandSchema = union(str, table({program: str, args: arrayOf(str), shell: bool}, ['program']))
 const composeSchema = oneOf(false, true, 'always', 'never')
@@ -69,7 +92,10 @@ export const CONFIG_SCHEMA: Schema = table({
     cmd: commandSchema,
     envs: arrayOf(str),
     backend: str,
-    inline: table({edit_mode: oneOf('emacs', 'vi')}),
+    inline: table({
+      edit_mode: oneOf('emacs', 'vi'),
+      keys: table({emacs: keyTable('emacs'), vi_insert: keyTable('vi_insert'), vi_normal: keyTable('vi_normal')}),
+    }),
   }),
   interrupt: table({
     escalation_cooldown_secs: nonNegative,
