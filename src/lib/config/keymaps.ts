@@ -6,6 +6,7 @@
 // (inquire/edit-mode/) only look keys up in the result and run the action.
 import {isKeyAction, KEY_ACTIONS, type KeyActionName} from './key-actions.js'
 import {displayKeySpec, parseKeySpec} from './key-spec.js'
+import {nearest} from '../text/nearest.js'
 
 export const KEYMAP_NAMES = ['emacs', 'vi_insert', 'vi_normal'] as const
 export type KeymapName = (typeof KEYMAP_NAMES)[number]
@@ -179,7 +180,7 @@ export function bindingEntryProblem(mode: KeymapName, spec: string, action: unkn
   if (!parsed.ok) return parsed.problem
   if (typeof action !== 'string') return `expected an action name (a string), got ${typeof action}`
   if (!isKeyAction(action)) {
-    const near = nearestAction(action)
+    const near = nearest(action, Object.keys(KEY_ACTIONS))
     return `unknown action "${action}"${near ? ` (did you mean "${near}"?)` : ''}; the actions are listed under "Key bindings" in docs/configuration.md`
   }
   if (mode === 'emacs' && (KEY_ACTIONS[action] as {vi?: true}).vi) return `"${action}" is a vi action; bind it in editor.inline.keys.vi_insert or vi_normal`
@@ -289,31 +290,4 @@ export function keyLabel(map: Keymap, action: KeyActionName): string | undefined
   const keys = keysFor(map, action)
   const best = keys.find((k) => !k.includes(' ')) ?? keys[0]
   return best === undefined ? undefined : displayKeySpec(best)
-}
-
-function nearestAction(name: string): string | undefined {
-  let best: string | undefined
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1
-  for (const candidate of Object.keys(KEY_ACTIONS)) {
-    const d = editDistance(name, candidate)
-    if (d < bestDistance) {
-      best = candidate
-      bestDistance = d
-    }
-  }
-  return best
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({length: b.length + 1}, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
-      prev = tmp
-    }
-  }
-  return row[b.length]
 }
