@@ -109,6 +109,24 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'editor.inline': {description: 'The inline reply widget.', example: '{}'},
   'editor.inline.edit_mode': {description: 'Key bindings of the inline widget: `"emacs"` or `"vi"`. See docs/reply-flow.md.', example: '"vi"'},
+  'editor.inline.keys': {
+    description:
+      'Your own key bindings for the inline widget, one table per keymap, merged over the built-in tables (see [Key bindings](#key-bindings): the key spec grammar, every action, the defaults). ' +
+      'A bad key spec, an unknown action or a key that shadows a longer sequence stops jp with the file, line and key. An untrusted workspace may set these: they run nothing (docs/trust.md).',
+    example: '{}',
+  },
+  'editor.inline.keys.emacs': {
+    description: 'Bindings of emacs mode (`edit_mode = "emacs"`).',
+    example: '{"ctrl-z" = "none", "ctrl-x ctrl-e" = "open_editor", "alt-enter" = "submit", "enter" = "newline"}',
+  },
+  'editor.inline.keys.vi_insert': {
+    description: "Bindings of vi's insert mode (`edit_mode = \"vi\"`); its defaults are the emacs ones plus Esc to normal mode. Your emacs table does not apply here.",
+    example: '{"enter" = "newline", "alt-enter" = "submit", "j j" = "vi_normal_mode"}',
+  },
+  'editor.inline.keys.vi_normal': {
+    description: "Bindings of vi's normal mode: single keys (`x`, `A`) and two-key sequences (`d w`, `g g`).",
+    example: '{"enter" = "newline", "g g" = "move_buffer_start", "G" = "move_buffer_end"}',
+  },
 
   interrupt: {description: 'What Ctrl+C does while an answer streams or a tool runs. See docs/reply-flow.md.', example: '{}'},
   'interrupt.escalation_cooldown_secs': {
