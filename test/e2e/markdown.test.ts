@@ -204,4 +204,58 @@ describe('e2e: markdown rendered on the terminal', function () {
       expect(mono.run.term.output()).to.not.match(/\u001b\[[0-9;]*(3[0-9]|9[0-7]|38;5;\d+)m/)
     })
   })
+
+  describe('interplay', () => {
+    const PARA = 'The quick brown fox jumps over the lazy dog while the stream keeps going, word after word, until the paragraph is long enough to wrap many times on a narrow terminal.'
+    const words = (text: string) => text.split(/\s+/).filter(Boolean)
+
+    it('a paragraph cut by the Ctrl+C menu resumes correctly after c', async () => {
+      const text = `- item\n\n${PARA} ${PARA} ${PARA}\n`
+      const r: SlowResponse = {text: text.match(/.{1,6}/gs)!, intervalMs: 60}
+      const {server, run} = await runTo({cols: 40, toml: ''}, r)
+      open.push({server, run})
+      await run.term.waitForText('quick brown')
+      run.term.send('\x03')
+      await run.term.waitForText('Interrupted [c,r,s,a,?]')
+      run.term.send('c')
+      const done = await run.finish(60_000)
+      expect(done.code).to.equal(0)
+      const rows = run.term.screen()
+      for (const row of rows) expect(cells(row)).to.be.at.most(40)
+      const from = rows.findIndex((l) => l.startsWith('The quick'))
+      // The menu's line and the terminal's echo of the key aside, the words follow on in order.
+      const shown = rows.slice(from).filter((l) => !l.startsWith('Interrupted')).join(' ').replace(/\^C/g, ' ')
+      expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
+    })
+
+    it('s at the menu leaves the terminal with styles reset', async () => {
+      const text = `Some **bold** words and \`code\` and more ${PARA}\n`
+      const {server, run} = await runTo({cols: 60}, {text: text.match(/.{1,4}/gs)!, intervalMs: 30})
+      open.push({server, run})
+      await run.term.waitForText('bold')
+      run.term.send('\x03')
+      await run.term.waitForText('Interrupted [c,r,s,a,?]')
+      run.term.send('s')
+      const done = await run.finish(60_000)
+      expect(done.code).to.equal(0)
+      // eslint-disable-next-line no-control-regex
+      const sgr = [...run.term.output().matchAll(/\u001b\[([0-9;]*)m/g)].map((m) => m[1])
+      expect(sgr.length).to.be.greaterThan(0)
+      expect(['0', ''].includes(sgr[sgr.length - 1])).to.equal(true)
+    })
+
+    it('blocks after a resize use the new width', async () => {
+      const text = `${PARA}\n\n${PARA}\n`
+      const cut = text.indexOf('\n\n') + 2
+      const {server, run} = await runTo({cols: 100}, {text: [text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs: 150})
+      open.push({server, run})
+      await run.term.waitForText('narrow terminal.')
+      run.term.resize(40, 120)
+      await run.finish(60_000)
+      const rows = run.term.screen().filter((l) => l.trim() !== '')
+      const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
+      expect(second.length).to.be.greaterThan(3)
+      for (const row of second) expect(cells(row)).to.be.at.most(40)
+    })
+  })
 })

@@ -108,8 +108,14 @@ export class BlockSplitter {
 
   /** The unfinished last line: only a paragraph's text can be shown before its newline. */
   private partial(rest: string): void {
-    const m = this.mode
+    let m = this.mode
     if (rest === '') return
+    if (m.kind === 'list' && m.blank && !m.fence && !/^[ \t]/.test(rest) && !BLOCK_LEAD.test(rest)) {
+      // After a blank line, an unindented line that starts no block ends the list (as listLine decides).
+      this.emitItem(m)
+      this.out.push({type: 'list-end'})
+      this.mode = m = {kind: 'none'}
+    }
     if (m.kind === 'none') {
       if (BLOCK_LEAD.test(rest) || INDENTED.test(rest)) return
       this.mode = {kind: 'para', lines: 0, held: '', shown: 0, firstLine: ''}
