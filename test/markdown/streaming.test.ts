@@ -87,3 +87,24 @@ describe('markdown: streamed bytes equal a one-shot render', function () {
     r.end()
   })
 })
+
+describe('markdown: the highlighter loads only for code with a language', () => {
+  it('an answer without a fenced language never asks for it; one with a fence does, once', async () => {
+    const {MarkdownRenderer} = await import('../../src/lib/markdown/render.js')
+    const {createParser} = await import('../../src/lib/markdown/index.js')
+    const {createHighlighter} = await import('../../src/lib/markdown/highlight.js')
+    let loads = 0
+    const make = () =>
+      new MarkdownRenderer({md: createParser(), columns: () => 60, color: true, hyperlinks: false, codeTheme: 'ansi', loadHighlighter: async () => (loads++, createHighlighter())})
+    const prose = make()
+    prose.push('# Title\n\nText, a list:\n\n- a\n- b\n\n```\nplain code\n```\n')
+    prose.end()
+    expect(loads).to.equal(0)
+    const code = make()
+    code.push('```js\nlet a = 1\n```\n\n```py\nb = 2\n```\n')
+    code.end()
+    while (code.waiting) await code.waiting
+    expect(loads).to.equal(1)
+    expect(plain(code.take())).to.include('│ let a = 1').and.include('│ b = 2')
+  })
+})
