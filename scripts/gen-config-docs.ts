@@ -14,11 +14,16 @@ import {stringify} from 'smol-toml'
 
 import {defaultConfig} from '../src/lib/config/defaults.js'
 import {KEY_DOCS, PLACEHOLDERS, type KeyDoc} from '../src/lib/config/key-docs.js'
-import {CONFIG_SCHEMA} from '../src/lib/config/schema.js'
+import {PROVIDER_NAMES, PROVIDERS, type ProviderSpec} from '../src/lib/config/providers.js'
+import {CONFIG_SCHEMA, type Schema} from '../src/lib/config/schema.js'
 import {numberType} from '../src/lib/config/validate.js'
 import {DEFAULT_TOOL_CANCELLED_RESPONSE} from '../src/lib/config/types.js'
 
-type Schema = typeof CONFIG_SCHEMA
+/** The providers whose default base URL an environment variable replaces, with that variable. */
+const BASE_URL_VARIABLES = PROVIDER_NAMES.flatMap((name) => {
+  const spec: ProviderSpec = PROVIDERS[name]
+  return spec.baseUrlEnv === undefined ? [] : [{name, spec, variable: spec.baseUrlEnv}]
+})
 
 export {KEY_DOCS, PLACEHOLDERS, type KeyDoc} from '../src/lib/config/key-docs.js'
 
@@ -106,7 +111,8 @@ function valueAt(obj: unknown, path: readonly string[]): unknown {
 }
 
 function formatDefault(row: KeyRow): string {
-  if (row.path === 'providers.llm.openai.base_url') return '`"https://api.openai.com/v1"` (or `$OPENAI_BASE_URL`)'
+  const fromEnv = BASE_URL_VARIABLES.find((p) => row.path === `providers.llm.${p.name}.base_url`)
+  if (fromEnv) return '`' + JSON.stringify(fromEnv.spec.baseUrl) + '` (or `$' + fromEnv.variable + '`)'
   const v = valueAt(defaultConfig({}), row.path.split('.'))
   if (v === undefined) return row.path === 'assistant.model.id' ? 'unset (the offline `echo/default`)' : 'unset'
   if (row.isTable) return '—'
@@ -202,7 +208,8 @@ A provider whose key variable is unset fails before any request:
 /** The whole of docs/configuration.md. */
 export function renderConfigDocs(): string {
   const out: string[] = [HEADER]
-  out.push('## Defaults\n', 'The lowest layer, as TOML (`OPENAI_BASE_URL`, when set, replaces the OpenAI `base_url`):\n')
+  const replaced = BASE_URL_VARIABLES.map((p) => `\`${p.variable}\` replaces \`providers.llm.${p.name}.base_url\``).join(', ')
+  out.push('## Defaults\n', `The lowest layer, as TOML (when set, ${replaced}):\n`)
   out.push('```toml', stringify(defaultConfig({})).trim(), '```\n')
   out.push('## Keys\n')
   out.push(

@@ -5,6 +5,8 @@
 // a schema key has no entry here or an entry names no key. Only the docs
 // generator and its tests load this module.
 
+import {PROVIDER_NAMES, PROVIDERS, type ProviderName, type ProviderSpec} from './providers.js'
+
 export interface KeyDoc {
   description: string
   /** The value part of `key = VALUE` (TOML), shown under its table header. */
@@ -17,27 +19,32 @@ export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = 
   'conversation.tools.<tool>.parameters': {segment: '<arg>', example: 'name'},
 }
 
-const provider = (name: string, wire: string): Record<string, KeyDoc> => ({
-  [`providers.llm.${name}`]: {description: `The ${name} provider (${wire}).`, example: '{}'},
-  [`providers.llm.${name}.base_url`]: {
-    description: `Where ${name} requests go (a proxy, a self-hosted gateway, another port).`,
-    example: name === 'ollama' ? '"http://gpu-box:11434"' : name === 'llamacpp' ? '"http://127.0.0.1:8081/v1"' : `"https://proxy.example.com/${name}"`,
-  },
-  [`providers.llm.${name}.api_key_env`]: {
-    description:
-      'The name of the environment variable that holds the API key (the key itself is never read from a config file). ' +
-      'A model of this provider fails before any request when the variable is unset, naming it.' +
-      (name === 'ollama' || name === 'llamacpp' ? ' Unset by default: this provider needs no key.' : ''),
-    example: `"MY_${name.toUpperCase()}_KEY"`,
-  },
-})
+/** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
+const provider = (name: ProviderName): Record<string, KeyDoc> => {
+  const spec: ProviderSpec = PROVIDERS[name]
+  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\` replaces the default base URL`
+  return {
+    [`providers.llm.${name}`]: {description: `The ${name} provider (${about}).`, example: '{}'},
+    [`providers.llm.${name}.base_url`]: {
+      description: `Where ${name} requests go (a proxy, a self-hosted gateway, another port).`,
+      example: JSON.stringify(spec.exampleBaseUrl),
+    },
+    [`providers.llm.${name}.api_key_env`]: {
+      description:
+        'The name of the environment variable that holds the API key (the key itself is never read from a config file). ' +
+        'A model of this provider fails before any request when the variable is unset, naming it.' +
+        (spec.apiKeyEnv === undefined ? ' Unset by default: this provider needs no key.' : ''),
+      example: `"MY_${name.toUpperCase()}_KEY"`,
+    },
+  }
+}
 
 export const KEY_DOCS: Record<string, KeyDoc> = {
   assistant: {description: 'The model and how it is asked.', example: '{}'},
   'assistant.model': {description: 'Which model answers.', example: '{}'},
   'assistant.model.id': {
     description:
-      '`PROVIDER/MODEL`: `anthropic/…`, `openai/…`, `openrouter/VENDOR/MODEL`, `ollama/…`, `llamacpp/…`, or the built-in offline `echo/default`. ' +
+      `\`PROVIDER/MODEL\`: ${PROVIDER_NAMES.map((name) => `\`${name}/${(PROVIDERS[name] as ProviderSpec).modelForm ?? '…'}\``).join(', ')}, or the built-in offline \`echo/default\`. ` +
       'Unset everywhere: jp uses `echo/default` and says so on stderr. `jp query -m` overrides it for one query.',
     example: '"anthropic/claude-sonnet-4-5"',
   },
@@ -65,11 +72,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
 
   providers: {description: 'Provider endpoints and key variables. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).', example: '{}'},
   'providers.llm': {description: 'One table per LLM provider.', example: '{}'},
-  ...provider('anthropic', 'Anthropic Messages API, SSE'),
-  ...provider('openai', 'OpenAI Chat Completions, SSE; `OPENAI_BASE_URL` replaces the default base URL'),
-  ...provider('openrouter', 'OpenAI wire format'),
-  ...provider('ollama', 'native `/api/chat`, NDJSON'),
-  ...provider('llamacpp', 'llama.cpp server, OpenAI wire format'),
+  ...Object.assign({}, ...PROVIDER_NAMES.map(provider)),
   'providers.llm.timeout_secs': {
     description:
       'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +

@@ -1,5 +1,10 @@
 // The typed shape of jp's merged configuration (SPEC §4). Loading, merging
-// and validation live in ./load.ts; everything else reads this shape.
+// and validation live in ./load.ts; everything else reads this shape. It is
+// the schema's shape (./schema.ts) with the keys the defaults always fill made
+// required: test/config/config-type.test.ts fails to compile when the two differ.
+import type {ProviderName} from './providers.js'
+
+export type {ProviderName} from './providers.js'
 
 /** Where a reply is composed: inline-first (false, "never") or editor-first (true, "always"). */
 export type ComposeInEditor = boolean | 'always' | 'never'
@@ -36,8 +41,6 @@ export interface ProviderConfig {
   api_key_env?: string
 }
 
-export type ProviderName = 'anthropic' | 'openai' | 'openrouter' | 'ollama' | 'llamacpp'
-
 export type ToolRunMode = 'ask' | 'unattended' | 'edit' | 'skip'
 export type ToolResultMode = 'unattended' | 'ask' | 'edit' | 'skip'
 
@@ -69,7 +72,7 @@ export interface Config {
     system_prompt?: string
   }
   providers: {
-    /** One table per provider, plus `timeout_secs`: how long a request may wait for headers or data. */
+    /** One table per provider of PROVIDERS (./providers.ts), plus `timeout_secs`: how long a request may wait for headers or data. */
     llm: Record<ProviderName, ProviderConfig> & {timeout_secs?: number}
   }
   editor: EditorSection

@@ -8,7 +8,7 @@ import {MarkdownRenderer, type MarkdownRenderOptions, type Parser} from './rende
 import type {Highlighter} from './highlight.js'
 
 export {MarkdownRenderer, type MarkdownRenderOptions} from './render.js'
-export {CODE_THEME_NAMES, type CodeThemeName} from './style.js'
+export {CODE_THEME_NAMES, STYLE_RESET, type CodeThemeName} from './style.js'
 
 /** markdown-it as the renderer expects it: CommonMark + GFM tables and strikethrough, no raw HTML, links need a scheme. */
 export function createParser(): Parser {

@@ -21,7 +21,9 @@ export function merge(a: Style, b: Style | undefined): Style {
   return {...a, ...b}
 }
 
-const RESET = '\u001b[0m'
+/** Ends every attribute and colour (also what the printer registers for the exit paths). */
+export const STYLE_RESET = '\u001b[0m'
+const RESET = STYLE_RESET
 
 /** Wraps `text` in its style's SGR (nothing when plain), ending with a full reset. */
 export function paint(text: string, style: Style, color: boolean): string {

@@ -21,6 +21,8 @@ export interface PrinterMarkdown {
   assistant?: () => MarkdownStream
   /** For reasoning on stderr (dimmed). */
   reasoning?: () => MarkdownStream
+  /** Ends every style the renderer may have opened (registered for every exit path). */
+  reset?: string
 }
 
 export interface MarkdownSetupOptions {
@@ -43,12 +45,13 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
   const stdout = (opts.stdout ?? process.stdout) as TerminalStream
   const stderr = (opts.stderr ?? process.stderr) as TerminalStream
   if (!stdout.isTTY && !stderr.isTTY) return undefined
-  const {createRenderer} = await import('../markdown/index.js')
+  const {createRenderer, STYLE_RESET} = await import('../markdown/index.js')
   const color = !(env.NO_COLOR !== undefined && env.NO_COLOR !== '')
   const common = {color, hyperlinks: opts.style.hyperlinks, codeTheme: opts.style.code_theme}
   const columns = (s: TerminalStream) => () => s.columns ?? 80
   return {
     assistant: stdout.isTTY ? () => createRenderer({...common, columns: columns(stdout)}) : undefined,
     reasoning: stderr.isTTY ? () => createRenderer({...common, columns: columns(stderr), base: {dim: true}}) : undefined,
+    reset: STYLE_RESET,
   }
 }

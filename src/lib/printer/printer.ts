@@ -19,9 +19,9 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
-import {registerRestore} from './terminal-state.js'
-import {openTtyFd} from '../process/tty.js'
-import {openPrompt, writeAbovePrompt} from './terminal-owner.js'
+import {registerRestore} from '../terminal/restore.js'
+import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
+import {openTtyFd} from '../terminal/tty.js'
 import {StatusLine} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
@@ -210,7 +210,7 @@ export class Printer {
       reasoning: this.sanitizeErr && this.format === 'text' ? options.markdown?.reasoning : undefined,
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
-    if (this.markdown.assistant || this.markdown.reasoning) registerRestore({name: 'markdown styles', sequence: '\u001b[0m'})
+    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
   }
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
