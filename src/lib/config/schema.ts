@@ -74,6 +74,7 @@ const toolSchema = table({
   result: oneOf('unattended', 'ask', 'edit', 'skip'),
   cancellation_response: str,
   enable: bool,
+  env: table({inherit: oneOf('all', 'core', 'none'), keep: arrayOf(str), drop: arrayOf(str)}),
   parameters: map(
     table({type: str, description: str, required: bool, enum: arrayOf(any), items: map(any)}),
   ),
@@ -104,6 +105,7 @@ export const CONFIG_SCHEMA = table({
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),
   query: table({compose_in_editor: composeSchema}),
+  style: table({markdown: bool, hyperlinks: bool, code_theme: oneOf('ansi', 'dark', 'light', 'mono')}),
   conversation: table({tools: map(toolSchema)}),
 }) satisfies Schema
 

@@ -78,7 +78,7 @@ describe('inline reply keys (pty)', function () {
       t.send(keys.ctrlC)
       await t.waitForText('Reply: draft')
       t.send(keys.ctrlC)
-      expect(await outcome(t)).to.deep.equal({type: 'cancelled'})
+      expect(await outcome(t)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: 'draft'})
     })
 
     it('another editing key takes the match and acts on it (Ctrl+A then typing)', async () => {
@@ -119,7 +119,7 @@ describe('inline reply keys (pty)', function () {
       t.send(keys.ctrl('r') + 'idea')
       await t.waitForText("`idea': unsent idea")
       t.send(keys.enter)
-      expect(await outcome(t)).to.deep.equal([{type: 'cancelled'}, {type: 'submit', text: 'unsent idea'}])
+      expect(await outcome(t)).to.deep.equal([{type: 'cancelled', reason: 'interrupted', text: 'unsent idea'}, {type: 'submit', text: 'unsent idea'}])
     })
   })
 
