@@ -1,6 +1,10 @@
-// Start-up: `jp --help`, `jp query --help` and `jp conversation edit --help`
-// against a minimal oclif CLI with one command (same @oclif/core, also with a
-// manifest), timed alternately in one run. Target ≤ 1.0× (SPEC §15).
+// Start-up: `jp --help`, `jp query --help`, `jp conversation edit --help` and
+// `jp --version` against a minimal oclif CLI with one command (same
+// @oclif/core, also with a manifest), timed alternately in one run. Target
+// ≤ 1.0× (SPEC §15).
+//
+// BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
+// before a change) in the same loop and adds a `… vs before` row per case.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -10,6 +14,7 @@ import {runIfMain, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
+const BEFORE = process.env.BENCH_STARTUP_BEFORE
 
 function makeBaseline(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-oclif-'))
@@ -51,21 +56,35 @@ export async function run(): Promise<BenchRow[]> {
       ['jp --help', ['--help']],
       ['jp query --help', ['query', '--help']],
       ['jp conversation edit --help', ['conversation', 'edit', '--help']],
+      ['jp --version', ['--version']],
     ]
     const baseTimes: number[] = []
     const times = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+    const beforeTimes = new Map<string, number[]>(cases.map(([name]) => [name, []]))
     // Warm the file cache once for each.
     timeRun([join(base, 'bin/run.js'), '--help'], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
+    if (BEFORE) for (const [, args] of cases) timeRun([join(BEFORE, 'bin/run.js'), ...args], env)
     for (let i = 0; i < RUNS; i++) {
       baseTimes.push(timeRun([join(base, 'bin/run.js'), '--help'], env))
-      for (const [name, args] of cases) times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
+      for (const [name, args] of cases) {
+        times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
+        if (BEFORE) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
+      }
     }
     const b = median(baseTimes)
-    return cases.map(([name]) => {
+    const rows: BenchRow[] = cases.map(([name]) => {
       const v = median(times.get(name)!)
       return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: 'oclif 1-cmd', ratio: v / b, target: '≤ 1.0×', pass: v / b <= 1.0}
     })
+    if (BEFORE) {
+      for (const [name] of cases) {
+        const v = median(times.get(name)!)
+        const before = median(beforeTimes.get(name)!)
+        rows.push({bench: 'startup', metric: `${name} vs before`, value: v, unit: 'ms', baseline: before, baselineName: 'before', ratio: v / before, target: 'no worse', pass: v / before <= 1.05})
+      }
+    }
+    return rows
   } finally {
     rmSync(base, {recursive: true, force: true})
     rmSync(home, {recursive: true, force: true})

@@ -7,3 +7,5 @@
 // turns those into lazily initialised modules, so `jp --help` never runs them.
 export {execute} from '@oclif/core'
 export {COMMANDS} from './commands/index.js'
+// The init hook (package.json `oclif.hooks.init`, identifier initHook).
+export {initHook} from './hooks/init.js'

@@ -24,7 +24,7 @@ describe('bundle: dist/jp.cjs and its code cache', function () {
   this.timeout(60_000)
 
   it('the cache the build wrote is accepted for the shipped bundle', () => {
-    expect(load(join(ROOT, 'dist/jp.cjs'))).to.deep.equal({cacheRejected: false, exports: ['COMMANDS', 'execute']})
+    expect(load(join(ROOT, 'dist/jp.cjs'))).to.deep.equal({cacheRejected: false, exports: ['COMMANDS', 'execute', 'initHook']})
   })
 
   it('a cache made for other bundle text is not used, even at the same length', () => {
@@ -37,7 +37,7 @@ describe('bundle: dist/jp.cjs and its code cache', function () {
       expect(at).to.be.greaterThan(0)
       writeFileSync(file, text.slice(0, at) + 'W' + text.slice(at + 1))
       copyFileSync(join(ROOT, 'dist/jp.cjs.cache'), `${file}.cache`)
-      expect(load(file)).to.deep.equal({cacheRejected: null, exports: ['COMMANDS', 'execute']})
+      expect(load(file)).to.deep.equal({cacheRejected: null, exports: ['COMMANDS', 'execute', 'initHook']})
     } finally {
       sb.cleanup()
     }
