@@ -97,8 +97,8 @@ describe('e2e: tool prompts in a terminal', function () {
     const runs: unknown[] = []
     for (let i = 0; i < lines.length; i += 2) {
       runs.push(JSON.parse(lines[i]))
-      // The same arguments in JP_TOOL_ARGUMENTS.
-      expect(JSON.parse(lines[i + 1].replace(/^name=record env=/, ''))).to.deep.equal(runs.at(-1))
+      // The same arguments in the file JP_TOOL_ARGUMENTS_FILE names.
+      expect(JSON.parse(lines[i + 1].replace(/^name=record file=/, ''))).to.deep.equal(runs.at(-1))
     }
 
     return runs

@@ -1,7 +1,8 @@
 // Runs a jp command in this process with @oclif/test, the way bin/run.js
-// would run it, and returns what a user would see: stdout, stderr (including
-// the message oclif prints for an error that escapes the command) and the
-// exit code. For flag, help and exit-code tests; terminal behaviour belongs to
+// would run it (src/lib/cli/main.ts: oclif's run, then jp's report of what
+// escaped the command), and returns what a user would see: stdout, stderr
+// (including the message printed for an error that escapes the command) and
+// the exit code. For flag, help and exit-code tests; terminal behaviour belongs to
 // the pty tests (test/helpers/pty.ts), and a run that must read piped stdin
 // or be killed belongs to test/helpers/cli.ts (a real child process).
 //
@@ -17,14 +18,14 @@
 // global flags given before the command id are not moved behind it, and
 // output written to /dev/tty (prompts) is not captured.
 import {run} from '@oclif/core'
-import {Exit, handle} from '@oclif/core/handle'
 import {captureOutput} from '@oclif/test'
+import {report} from '../../src/lib/cli/main.js'
 import {BIN, ROOT, type Sandbox} from './cli.js'
 
 export interface InProcessResult {
   stdout: string
   stderr: string
-  /** What the process would exit with: 0, a command's `this.exit(n)`, or oclif's code for an error (2 for a usage error). */
+  /** What the process would exit with: 0, a command's `this.exit(n)`, 2 for a usage error, else 1. */
   exitCode: number
   /** The error that ended the command, if any (an ExitError for `this.exit`). */
   error?: Error & {oclif?: {exit?: number}; code?: string}
@@ -46,7 +47,6 @@ export interface InProcessOptions {
 export async function runInProcess(args: readonly string[], opts: InProcessOptions): Promise<InProcessResult> {
   const savedEnv = process.env
   const savedCwd = process.cwd()
-  const savedExit = Exit.exit
   const savedArgv = process.argv
   let exitCode = 0
   let error: InProcessResult['error']
@@ -61,20 +61,15 @@ export async function runInProcess(args: readonly string[], opts: InProcessOptio
           await run([...args], {root: ROOT})
         } catch (e) {
           error = e as InProcessResult['error']
-          // oclif's own error path (what bin/run.js's execute() does): print
-          // the message unless it is an ExitError, then exit with its code.
-          // It goes on as if exit returned: nothing after it in handle() matters.
-          Exit.exit = ((code = 0) => {
-            exitCode = code
-          }) as typeof Exit.exit
-          await handle(e as Error)
+          // What bin/run.js's execute() does with it: print it (nothing for an
+          // ExitError) and exit with the status report() returns.
+          exitCode = report(e)
         }
       },
       {stripAnsi: false},
     )
     return {stdout: out.stdout, stderr: out.stderr, exitCode, error}
   } finally {
-    Exit.exit = savedExit
     process.argv = savedArgv
     process.env = savedEnv
     process.chdir(savedCwd)

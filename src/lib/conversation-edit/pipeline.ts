@@ -100,7 +100,7 @@ const REOPEN_OPTIONS: SelectOption[] = [
 
 /** `Re-open the editor to fix it?` on the controlling terminal (never stdin; Enter means yes), or undefined without one. */
 async function reopenPrompt(): Promise<((message: string) => Promise<boolean>) | undefined> {
-  const {hasTty} = await import('../inquire/tty.js')
+  const {hasTty} = await import('../terminal/tty.js')
   if (!hasTty()) return undefined
   const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
   const prompts = new TerminalPromptBackend()

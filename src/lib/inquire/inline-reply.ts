@@ -207,6 +207,7 @@ function applyAction(
       p.term.screen.clearOnDone()
       p.end({type: 'open-editor', currentText: editor.text})
       return
+    case 'history-search':
     case 'none':
       return
   }

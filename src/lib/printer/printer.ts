@@ -18,8 +18,8 @@ import {closeSync} from 'node:fs'
 import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
-import {openTtyFd} from '../process/tty.js'
-import {openPrompt, writeAbovePrompt} from './terminal-owner.js'
+import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
+import {openTtyFd} from '../terminal/tty.js'
 import {StatusLine} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 

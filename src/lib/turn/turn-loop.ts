@@ -392,7 +392,7 @@ async function runTools(
       id: c.id,
       name: c.name,
       arguments: c.arguments,
-      argumentsError: c.invalidArguments ? `the model sent arguments that are not a JSON object: ${c.rawArguments ?? ''}` : undefined,
+      argumentsError: c.invalidArguments ? c.argumentsProblem ?? 'the model sent arguments that are not a JSON object' : undefined,
     })),
     {
       tools: deps.toolConfigs,
