@@ -9,7 +9,7 @@ import {expect} from 'chai'
 import {coverageOf, wrappedModules} from '../helpers/coverage.js'
 
 /** Heavy code that must be in the bundle behind a lazy wrapper, and must not run on --help. */
-const HEAVY = [/\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
+const HEAVY = [/\/markdown-it\//, /\/highlight\.js\//, /^src\/lib\/markdown\//, /\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
 /** Heavy code that is not bundled today; if it ever is, it must not run on --help either. */
 const HEAVY_IF_PRESENT = [/\/tmp\/lib\//, /\/@inquirer\//, /node-pty/]
 

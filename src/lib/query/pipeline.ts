@@ -8,6 +8,7 @@ import {loadWorkspaceConfig} from '../conversation/config.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'
+import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {runTurn} from '../turn/turn-loop.js'
@@ -49,7 +50,9 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const config = await userFacing(() =>
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
   )
-  const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  // Rendering loads its parser now, before any request, so the first token renders at once.
+  const markdown = await markdownFor({style: config.style, format: opts.format})
+  const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   const interactive = printer.hasTty()
   // The one editor of this query, through the init hook's helper; its notices
   // and the plugins' warnings go through the printer, in order with its other
