@@ -148,10 +148,19 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     typedDraft: replies.sink,
     onMenuAnswered: () => router.resetLadder(),
     onEscalate: () => void router.shutdown(),
+    pressAgain: () => ['shutdown', 'exit'].includes(router.handle('SIGINT').type),
   })
   const print = (text: string) => printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
+  // Ctrl+C at a tool prompt is a press of the ladder: the router hears it,
+  // and the prompt's scope (pushed while it is on the screen) opens its menu.
+  const scope = {
+    menu: () => interrupts.handleToolPromptInterrupt(),
+    push: (listener: () => void) => router.push(listener),
+    press: () => void router.handle('SIGINT'),
+  }
+  const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
   // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
   // up after the turn) opens the fallback menu.
   pushFallbackMenu({router, interrupts})
-  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print})}
+  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
 }
