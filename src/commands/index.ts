@@ -6,6 +6,7 @@ import Query from './query.js'
 import Init from './init.js'
 import Trust from './trust.js'
 import Help from './help.js'
+import Completion from './completion.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
@@ -18,6 +19,7 @@ export const COMMANDS = {
   init: Init,
   trust: Trust,
   help: Help,
+  completion: Completion,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,

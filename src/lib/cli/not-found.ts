@@ -3,7 +3,7 @@
 // nearest level it does know (`jp conversation frob` → `jp conversation
 // --help`). Topic aliases (`c` for `conversation`) count as known levels.
 import type {Interfaces} from '@oclif/core'
-import {nearest} from './suggest.js'
+import {nearest} from '../text/nearest.js'
 import {quote, typedCommand, UsageError} from './usage-error.js'
 
 /**

@@ -13,7 +13,7 @@
 import {Errors} from '@oclif/core'
 import {oneLine} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
-import {nearest} from './suggest.js'
+import {nearest} from '../text/nearest.js'
 
 /** The exit status of a usage error (as git, gh and oclif use it); every other error exits 1. */
 export const USAGE_EXIT = 2

@@ -109,6 +109,24 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'editor.inline': {description: 'The inline reply widget.', example: '{}'},
   'editor.inline.edit_mode': {description: 'Key bindings of the inline widget: `"emacs"` or `"vi"`. See docs/reply-flow.md.', example: '"vi"'},
+  'editor.inline.keys': {
+    description:
+      'Your own key bindings for the inline widget, one table per keymap, merged over the built-in tables (see [Key bindings](#key-bindings): the key spec grammar, every action, the defaults). ' +
+      'A bad key spec, an unknown action or a key that shadows a longer sequence stops jp with the file, line and key. An untrusted workspace may set these: they run nothing (docs/trust.md).',
+    example: '{}',
+  },
+  'editor.inline.keys.emacs': {
+    description: 'Bindings of emacs mode (`edit_mode = "emacs"`).',
+    example: '{"ctrl-z" = "none", "ctrl-x ctrl-e" = "open_editor", "alt-enter" = "submit", "enter" = "newline"}',
+  },
+  'editor.inline.keys.vi_insert': {
+    description: "Bindings of vi's insert mode (`edit_mode = \"vi\"`); its defaults are the emacs ones plus Esc to normal mode. Your emacs table does not apply here.",
+    example: '{"enter" = "newline", "alt-enter" = "submit", "j j" = "vi_normal_mode"}',
+  },
+  'editor.inline.keys.vi_normal': {
+    description: "Bindings of vi's normal mode: single keys (`x`, `A`) and two-key sequences (`d w`, `g g`).",
+    example: '{"enter" = "newline", "g g" = "move_buffer_start", "G" = "move_buffer_end"}',
+  },
 
   interrupt: {description: 'What Ctrl+C does while an answer streams or a tool runs. See docs/reply-flow.md.', example: '{}'},
   'interrupt.escalation_cooldown_secs': {
@@ -150,7 +168,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'conversation.tools.<tool>.source': {description: 'Where the tool comes from; `"local"` (a program run by jp) is the only source.', example: '"local"'},
   'conversation.tools.<tool>.command': {
     description:
-      'The program to run: a string (split like `sh` words, no shell) or `{program, args, shell}`. Arguments arrive as JSON on stdin and in `JP_TOOL_ARGUMENTS`; cwd is the workspace root.',
+      'The program to run: a string (split like `sh` words, no shell) or `{program, args, shell}`. Arguments arrive as JSON on stdin and in the file `JP_TOOL_ARGUMENTS_FILE` names (never in argv or the environment); cwd is the workspace root.',
     example: '"./tools/greet.sh"',
   },
   'conversation.tools.<tool>.command.program': {description: 'Table form: the program (shell text with `shell = true`).', example: '{program = "python3"}'},
@@ -173,6 +191,20 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
     description: 'Offer the tool to the model in every query (`false`: only with `jp query --tool NAME`). Unset means enabled.',
     example: 'false',
   },
+  'conversation.tools.<tool>.env': {
+    description:
+      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*` (case-insensitive). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
+    example: '{inherit = "core", keep = ["GITHUB_TOKEN"]}',
+  },
+  'conversation.tools.<tool>.env.inherit': {
+    description: '`"all"` (default) of jp\'s environment, `"core"` (HOME, LOGNAME, PATH, SHELL, USER, USERNAME, TMPDIR, TEMP, TMP, LANG, LC_*, TERM, TZ) or `"none"`; the secrets are dropped in every case.',
+    example: '"core"',
+  },
+  'conversation.tools.<tool>.env.keep': {
+    description: 'Variables (names or globs, `*` and `?`, case-insensitive) passed from jp\'s environment even when `inherit` or the secret rule would leave them out.',
+    example: '["GITHUB_TOKEN", "AWS_*"]',
+  },
+  'conversation.tools.<tool>.env.drop': {description: 'Variables (names or globs) never passed; `drop` wins over `keep`.', example: '["DATABASE_URL"]'},
   'conversation.tools.<tool>.parameters': {description: 'The tool\'s arguments, one table per argument; sent to the model as a JSON schema.', example: '{}'},
   'conversation.tools.<tool>.parameters.<arg>': {description: 'One argument.', example: '{type = "string"}'},
   'conversation.tools.<tool>.parameters.<arg>.type': {description: 'Its JSON-schema type: `string`, `number`, `integer`, `boolean`, `array`, `object`.', example: '"string"'},

@@ -3,6 +3,7 @@
 // reference (docs/configuration.md) all walk this tree; the defaults are in
 // ./defaults.ts and each key's prose in ./key-docs.ts, and a test fails when
 // either misses a key named here. ./types.ts is the same shape as TypeScript.
+import {bindingEntryProblem, duplicateSpec, type KeymapName} from './keymaps.js'
 import {PROVIDER_NAMES, type ProviderName} from './providers.js'
 import type {Config} from './types.js'
 
@@ -14,7 +15,14 @@ export type Schema =
   | {kind: 'enum'; values: readonly (string | boolean)[]}
   | {kind: 'array'; items: Schema}
   | {kind: 'table'; fields: Readonly<Record<string, Schema>>; required?: readonly string[]}
-  | {kind: 'map'; values: Schema}
+  | {
+      kind: 'map'
+      values: Schema
+      /** How the reference names the type (default: "table of <values>"). */
+      typeName?: string
+      /** A problem with one entry (after the values' types are checked), named by its key. */
+      check?: (table: Record<string, unknown>) => {key: string; problem: string} | undefined
+    }
   | {kind: 'union'; of: readonly Schema[]}
 
 // The builders keep their arguments' literal types, so `SchemaValue` below
@@ -32,6 +40,21 @@ const table = <const F extends Record<string, Schema>>(fields: F, required?: rea
 const map = <const V extends Schema>(values: V): {kind: 'map'; values: V} => ({kind: 'map', values})
 const arrayOf = <const I extends Schema>(items: I): {kind: 'array'; items: I} => ({kind: 'array', items})
 const union = <const U extends readonly Schema[]>(...of: U): {kind: 'union'; of: U} => ({kind: 'union', of})
+
+/** `editor.inline.keys.<mode>`: key spec → action (config/keymaps.ts). */
+const keyTable = (mode: KeymapName) => ({
+  kind: 'map' as const,
+  values: str,
+  typeName: 'table of key spec → action (see [Key bindings](#key-bindings))',
+  check: (table: Record<string, unknown>) => {
+    for (const [spec, action] of Object.entries(table)) {
+      const problem = bindingEntryProblem(mode, spec, action)
+      if (problem) return {key: spec, problem}
+    }
+    const dup = duplicateSpec(table)
+    return dup ? {key: dup.spec, problem: `the same key as "${dup.other}" in this table`} : undefined
+  },
+})
 
 const commandSchema = union(str, table({program: str, args: arrayOf(str), shell: bool}, ['program']))
 const composeSchema = oneOf(false, true, 'always', 'never')
@@ -51,6 +74,7 @@ const toolSchema = table({
   result: oneOf('unattended', 'ask', 'edit', 'skip'),
   cancellation_response: str,
   enable: bool,
+  env: table({inherit: oneOf('all', 'core', 'none'), keep: arrayOf(str), drop: arrayOf(str)}),
   parameters: map(
     table({type: str, description: str, required: bool, enum: arrayOf(any), items: map(any)}),
   ),
@@ -70,7 +94,10 @@ export const CONFIG_SCHEMA = table({
     cmd: commandSchema,
     envs: arrayOf(str),
     backend: str,
-    inline: table({edit_mode: oneOf('emacs', 'vi')}),
+    inline: table({
+      edit_mode: oneOf('emacs', 'vi'),
+      keys: table({emacs: keyTable('emacs'), vi_insert: keyTable('vi_insert'), vi_normal: keyTable('vi_normal')}),
+    }),
   }),
   interrupt: table({
     escalation_cooldown_secs: nonNegative,

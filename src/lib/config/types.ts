@@ -11,6 +11,13 @@ export type ComposeInEditor = boolean | 'always' | 'never'
 
 export type EditMode = 'emacs' | 'vi'
 
+/** `editor.inline.keys`: the user's key bindings per table (key spec → action name), over the defaults of ./keymaps.ts. */
+export interface InlineKeysConfig {
+  emacs?: Record<string, string>
+  vi_insert?: Record<string, string>
+  vi_normal?: Record<string, string>
+}
+
 /** The `{program, args, shell}` table shared by `editor.cmd` and tool commands. */
 export interface CommandConfig {
   program: string
@@ -23,7 +30,7 @@ export interface EditorSection {
   cmd?: string | CommandConfig
   envs: string[]
   backend: string
-  inline: {edit_mode: EditMode}
+  inline: {edit_mode: EditMode; keys?: InlineKeysConfig}
 }
 
 export type StreamingAction = 'prompt' | 'continue' | 'stop' | 'abort' | 'reply'
@@ -52,6 +59,13 @@ export interface ToolParameter {
   items?: Record<string, unknown>
 }
 
+/** `conversation.tools.NAME.env`: which of jp's environment variables the tool gets (tool/environment.ts). */
+export interface ToolEnvConfig {
+  inherit?: 'all' | 'core' | 'none'
+  keep?: string[]
+  drop?: string[]
+}
+
 export interface ToolConfig {
   source?: string
   command?: string | CommandConfig
@@ -60,6 +74,7 @@ export interface ToolConfig {
   result?: ToolResultMode
   cancellation_response?: string
   enable?: boolean
+  env?: ToolEnvConfig
   parameters?: Record<string, ToolParameter>
 }
 

@@ -307,6 +307,11 @@ export class Printer {
     this.err.flush()
   }
 
+  /** Whether stderr (chrome) is a terminal: the one prompts draw on, in practice. */
+  get stderrIsTTY(): boolean {
+    return this.sanitizeErr
+  }
+
   /** True when a terminal can be opened for prompts. */
   hasTty(): boolean {
     return this.promptWriter() !== undefined

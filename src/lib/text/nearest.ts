@@ -1,5 +1,6 @@
-// "Did you mean": the nearest of a set of words to a mistyped one, counting a
-// swap of two neighbours as one edit (`qeury` → `query`), as git and gh do.
+// "Did you mean" (commands, flags, key binding actions): the nearest of a set
+// of words to a mistyped one, counting a swap of two neighbours as one edit
+// (`qeury` → `query`), as git and gh do.
 import distance from 'damerau-levenshtein'
 
 /**
