@@ -59,7 +59,7 @@ describe('terminal: one restore registry under terminating signals (pty)', funct
       expect(JSON.parse(tmp.read('open.json'))).to.deep.equal({sigterm: 1, sighup: 1, pending: ['prompt']})
       process.kill(Number(tmp.read('pid')), signal)
       expect(await restored(t)).to.equal(`exit=${code}`)
-      expect(JSON.parse(tmp.read('result.json'))).to.deep.equal({type: 'cancelled'})
+      expect(JSON.parse(tmp.read('result.json'))).to.include({type: 'cancelled'})
     })
   }
 })
