@@ -4,13 +4,11 @@
 // exit code) for what the user must fix; the command alone turns it into an
 // exit. The command imports this module lazily, so everything a query needs
 // loads here once and `jp --help` loads none of it.
-import type {Config as OclifConfig} from '@oclif/core'
-import {EditorConfig} from '../config/editor.js'
 import {loadWorkspaceConfig} from '../conversation/config.js'
+import {workspaceSearchHistory} from '../conversation/history.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
-import {buildEditorBackendWithPlugins} from '../editor/build.js'
-import type {EditorBackend} from '../editor/types.js'
+import {openEditor} from '../editor/open.js'
 import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -37,12 +35,11 @@ export interface QueryOptions {
   format: OutputFormat
 }
 
-/** Where the query runs: the command's workspace and store, its `--cfg` layers, and oclif's config (for plugin editor backends). */
+/** Where the query runs: the command's workspace and store, and its `--cfg` layers. */
 export interface QueryContext {
   workspace: Workspace
   store: ConversationStore
   cfgArgs: readonly string[]
-  oclif: OclifConfig
 }
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
@@ -61,11 +58,18 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
   const enabledTools = await chooseTools(config, opts)
   if (opts.model !== undefined) await chooseModel(opts.model, config, printer)
-  const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
-  const editor = await openEditor(editorConfig, ctx.oclif, printer)
+  // The one editor of this query, through the init hook's helper; its notices
+  // and the plugins' warnings go through the printer, in order with its other
+  // notices (a notice event with --format json). A bad editor.backend is a QueryError.
+  const {editorConfig, editor} = await userFacing(() => openEditor(config.editor, {env: process.env, notice: (line) => printer.notice(line)}))
 
+  // What every inline prompt of this query shares: the user's keys, the name
+  // of the editor Ctrl+X opens, and the wider history Ctrl+R searches.
+  const inline = interactive
+    ? {keys: config.editor.inline.keys, editorName: editor ? editorConfig.label() : undefined, olderHistory: workspaceSearchHistory(workspace, id, process.env)}
+    : undefined
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
-  const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer})
+  const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer, inline})
   if (text.type === 'nothing') {
     await printer.flush()
     printer.close()
@@ -75,7 +79,7 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const model = await chooseModel(text.modelFlag, config, printer)
   // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
   const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
-  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor})
+  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
   return settleTurn(runTurn(text.text, deps), {
     conversationId: conversation.id,
     query: text.text,
@@ -92,10 +96,4 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
 /** One line of chrome on stderr before the printer exists; it may quote workspace paths and keys. */
 function say(line: string): void {
   process.stderr.write(sanitizeUntrusted(line) + '\n')
-}
-
-/** The configured editor backend (plugins consulted when `editor.backend` names theirs); a bad name is a QueryError. */
-function openEditor(editorConfig: EditorConfig, oclif: OclifConfig, printer: Printer): Promise<EditorBackend | undefined> {
-  // Through the printer, in order with its other notices (and a notice event with --format json).
-  return userFacing(() => buildEditorBackendWithPlugins(editorConfig, oclif, {warn: (line) => printer.notice(line)}))
 }
