@@ -8,6 +8,7 @@ import {event, userQueries, type ConversationEvent} from '../conversation/events
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
+import {endsLine} from '../llm/events.js'
 import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type StreamEvent, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
 import type {Printer} from '../printer/printer.js'
 import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
@@ -223,7 +224,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     everyMs: deps.recordEveryMs ?? 1000,
     onFailure: () => controller.abort(),
   })
-  const partial = new ResponseParts((text) => recorder.add(text))
+  const partial = new ResponseParts((piece) => recorder.add(piece))
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
@@ -310,8 +311,8 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
   switch (ev.type) {
     case 'text':
       return () => {
-        printer.assistant(ev.text)
-        state.atLineStart = ev.text.endsWith('\n')
+        printer.assistant(ev)
+        state.atLineStart = endsLine(ev)
       }
     case 'reasoning':
       return () => {
