@@ -13,12 +13,20 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 import {stringify} from 'smol-toml'
 
 import {defaultConfig} from '../src/lib/config/defaults.js'
+import {KEY_ACTION_NAMES, KEY_ACTIONS} from '../src/lib/config/key-actions.js'
+import {NAMED_KEYS} from '../src/lib/config/key-spec.js'
+import {DEFAULT_KEYMAPS} from '../src/lib/config/keymaps.js'
 import {KEY_DOCS, PLACEHOLDERS, type KeyDoc} from '../src/lib/config/key-docs.js'
-import {CONFIG_SCHEMA} from '../src/lib/config/schema.js'
+import {PROVIDER_NAMES, PROVIDERS, type ProviderSpec} from '../src/lib/config/providers.js'
+import {CONFIG_SCHEMA, type Schema} from '../src/lib/config/schema.js'
 import {numberType} from '../src/lib/config/validate.js'
 import {DEFAULT_TOOL_CANCELLED_RESPONSE} from '../src/lib/config/types.js'
 
-type Schema = typeof CONFIG_SCHEMA
+/** The providers whose default base URL an environment variable replaces, with that variable. */
+const BASE_URL_VARIABLES = PROVIDER_NAMES.flatMap((name) => {
+  const spec: ProviderSpec = PROVIDERS[name]
+  return spec.baseUrlEnv === undefined ? [] : [{name, spec, variable: spec.baseUrlEnv}]
+})
 
 export {KEY_DOCS, PLACEHOLDERS, type KeyDoc} from '../src/lib/config/key-docs.js'
 
@@ -41,6 +49,7 @@ function describeType(s: Schema): string {
     case 'table':
       return 'table'
     case 'map':
+      if (s.typeName) return s.typeName
       return s.values.kind === 'table' ? 'table of tables' : `table of ${describeType(s.values)}`
     case 'union':
       return s.of.map(describeType).join(' \\| ')
@@ -106,7 +115,9 @@ function valueAt(obj: unknown, path: readonly string[]): unknown {
 }
 
 function formatDefault(row: KeyRow): string {
-  if (row.path === 'providers.llm.openai.base_url') return '`"https://api.openai.com/v1"` (or `$OPENAI_BASE_URL`)'
+  const fromEnv = BASE_URL_VARIABLES.find((p) => row.path === `providers.llm.${p.name}.base_url`)
+  if (fromEnv) return '`' + JSON.stringify(fromEnv.spec.baseUrl) + '` (or `$' + fromEnv.variable + '`)'
+  if (row.path.startsWith('editor.inline.keys.')) return `the built-in \`${row.path.split('.').at(-1)}\` table ([Key bindings](#key-bindings))`
   const v = valueAt(defaultConfig({}), row.path.split('.'))
   if (v === undefined) return row.path === 'assistant.model.id' ? 'unset (the offline `echo/default`)' : 'unset'
   if (row.isTable) return '—'
@@ -189,6 +200,7 @@ Error: --cfg: editor.inline.edit_mode: expected "emacs" | "vi", got "nano"
 Error: --cfg nosuch.toml: is neither KEY=VALUE nor an existing file
 Error: --cfg: empty argument (expected KEY=VALUE or the path of a TOML file)
 Error: --cfg: interrupt.escalation_cooldown_secs: expected number >= 0, got -5
+Error: /home/me/.config/jp/config.toml:3:1: editor.inline.keys.emacs.ctrl-q: unknown action "sumbit" (did you mean "submit"?); the actions are listed under "Key bindings" in docs/configuration.md
 \`\`\`
 
 A command string that cannot be split into words stops loading the same way:
@@ -199,10 +211,57 @@ A provider whose key variable is unset fails before any request:
 \`Error: ANTHROPIC_API_KEY is not set (needed by provider anthropic)\`.
 `
 
+const code = (s: string) => '`' + s + '`'
+
+/** The "Key bindings" section: how tables merge, the key spec grammar, every action and the default tables. */
+function keyBindingsSection(): string[] {
+  const out: string[] = []
+  out.push(
+    '## Key bindings\n',
+    "The inline widget's keys are data: each keymap — `emacs`, and vi's `vi_insert` and `vi_normal` — is a table from a key spec to an action. " +
+      '`editor.inline.keys.<keymap>` is merged over the built-in table:\n',
+    '- a key you bind replaces its default, and `"none"` unbinds it;',
+    '- a two-key sequence displaces the default binding of its first key: `"ctrl-x ctrl-e" = "open_editor"` makes Ctrl+X a prefix, so Ctrl+X alone no longer opens the editor (Ctrl+G still does);',
+    '- a key that would cut off a longer sequence is an error: binding `d` in `vi_normal`, where `d w`, `d d`, … are sequences, fails until you bind those sequences to `"none"`; so does binding both `ctrl-q` and `ctrl-q ctrl-w` (in one file or across layers);',
+    '- after the first key of a sequence, a key that continues none ends the wait: in `vi_normal` both keys are dropped (as vi drops `dx`); elsewhere the first key acts alone (a printable character is typed, so `"j j" = "vi_normal_mode"` still lets you type `jx`) and then the second key acts;',
+    '- printable characters with no binding type themselves (in `vi_normal` they do nothing), and pasted text is inserted as it is, never looked up;',
+    '- a key bound without `shift-` also answers with Shift held (Shift+Home acts as Home) unless the Shift form has its own binding.\n',
+    'An untrusted workspace may set bindings: they run nothing ([trust](trust.md)).\n',
+    '```toml',
+    '[editor.inline.keys.vi_insert]',
+    '"enter" = "newline"      # Enter inserts a line break in insert mode',
+    '"alt-enter" = "submit"   # and Alt+Enter sends',
+    '"j j" = "vi_normal_mode"',
+    '',
+    '[editor.inline.keys.emacs]',
+    '"ctrl-z" = "none"',
+    '```\n',
+    '### Key specs\n',
+    'A spec is one key, or two separated by one space (a sequence, typed one after the other): `"ctrl-r"`, `"alt-enter"`, `"ctrl-x ctrl-e"`, `"d w"`. A key is any number of the modifiers `ctrl-`, `alt-` and `shift-` (any order, each once, any case) followed by:\n',
+    `- a named key: ${NAMED_KEYS.map(code).join(', ')}; or`,
+    '- one printable character: `a`, `A`, `$`, `<`, `_`, `-`, `é`.\n',
+    'After `ctrl-` or `alt-` the case of a letter does not matter (`ctrl-R` is `ctrl-r`; write `shift-` for Shift: `ctrl-shift-z`). A plain character stands for itself, so in `vi_normal` `"A"` is Shift+A and `"a"` is a; `shift-a` is `A`. `shift-` with a character that has no upper case (`shift-$`) is an error: write the character. ' +
+      'What a terminal can send limits what is useful: Shift+Enter and Ctrl+Shift+letter arrive only from terminals with the kitty keyboard protocol (not through tmux), so keep an Alt or Ctrl fallback.\n',
+    '### Actions\n',
+    '| Action | What it does |',
+    '|---|---|',
+    ...KEY_ACTION_NAMES.map((name) => `| ${code(name)} | ${KEY_ACTIONS[name].description}${(KEY_ACTIONS[name] as {vi?: true}).vi ? ' (vi tables only)' : ''} |`),
+    '',
+    '### The built-in tables\n',
+  )
+  const table = (rows: Array<[string, string]>) => ['| Key | Action |', '|---|---|', ...rows.map(([k, a]) => `| ${code(k)} | ${code(a)} |`), '']
+  out.push('#### `emacs`\n', ...table(Object.entries(DEFAULT_KEYMAPS.emacs)))
+  const extra = Object.entries(DEFAULT_KEYMAPS.vi_insert).filter(([k, a]) => DEFAULT_KEYMAPS.emacs[k] !== a)
+  out.push('#### `vi_insert`\n', 'The `emacs` table, plus:\n', ...table(extra))
+  out.push('#### `vi_normal`\n', ...table(Object.entries(DEFAULT_KEYMAPS.vi_normal)))
+  return out
+}
+
 /** The whole of docs/configuration.md. */
 export function renderConfigDocs(): string {
   const out: string[] = [HEADER]
-  out.push('## Defaults\n', 'The lowest layer, as TOML (`OPENAI_BASE_URL`, when set, replaces the OpenAI `base_url`):\n')
+  const replaced = BASE_URL_VARIABLES.map((p) => `\`${p.variable}\` replaces \`providers.llm.${p.name}.base_url\``).join(', ')
+  out.push('## Defaults\n', `The lowest layer, as TOML (when set, ${replaced}):\n`)
   out.push('```toml', stringify(defaultConfig({})).trim(), '```\n')
   out.push('## Keys\n')
   out.push(
@@ -224,6 +283,7 @@ export function renderConfigDocs(): string {
     out.push(doc.description + '\n')
     out.push('```toml', exampleToml(row, doc), '```\n')
   }
+  out.push(...keyBindingsSection())
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n'
 }
 

@@ -2,8 +2,12 @@
 // oclif itself and the command classes in one file, so start-up
 // reads and compiles one script instead of ~230 modules. bin/run.js loads it
 // (with a V8 code cache); oclif finds COMMANDS in it through the "explicit"
-// command strategy named in package.json.
+// command strategy named in package.json, and its help class and hooks by
+// the identifiers below (package.json `oclif.helpClass`, `oclif.hooks`).
 // Everything heavy behind a command stays behind a dynamic import(): esbuild
 // turns those into lazily initialised modules, so `jp --help` never runs them.
-export {execute} from '@oclif/core'
+export {execute} from './lib/cli/main.js'
 export {COMMANDS} from './commands/index.js'
+export {JpHelp} from './lib/cli/help.js'
+export {default as versionHook} from './hooks/init-version.js'
+export {default as commandNotFoundHook} from './hooks/command-not-found.js'

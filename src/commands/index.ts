@@ -5,6 +5,8 @@
 import Query from './query.js'
 import Init from './init.js'
 import Trust from './trust.js'
+import Help from './help.js'
+import Completion from './completion.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
@@ -16,6 +18,8 @@ export const COMMANDS = {
   query: Query,
   init: Init,
   trust: Trust,
+  help: Help,
+  completion: Completion,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,

@@ -50,7 +50,7 @@ export default class Init extends JpCommand {
 
   /** Asks on the terminal (never stdin) with @inquirer/prompts; undefined without a terminal. */
   private async askModel(): Promise<string | undefined> {
-    const {hasTty} = await import('../lib/inquire/tty.js')
+    const {hasTty} = await import('../lib/terminal/tty.js')
     if (!hasTty()) return undefined
     const {askQuestion} = await import('../lib/inquire/question.js')
     let typed: string

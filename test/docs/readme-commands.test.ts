@@ -24,6 +24,7 @@ function instantiate(line: string): string {
     .replace(/\[ID\.\.\.\]|\[ID\]|\bID\b(?!\))/g, EXAMPLE_ID)
     .replace(/\[--([a-z-]+)\|[^\]]*\]/g, '--$1') // [--events|--metadata|...] → the first
     .replace(/\[DIR\]/g, 'proj')
+    .replace(/\[COMMAND\.\.\.\]/g, 'conversation ls')
     .replace(/\[--model PROVIDER\/MODEL\]/g, '--model echo/default')
     .replace(/\[--yes\]/g, '--yes')
 }

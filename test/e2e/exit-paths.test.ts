@@ -6,6 +6,7 @@
 // promise left unsettled — and keeps what arrived.
 import {expect} from 'chai'
 import {spawn} from 'node:child_process'
+import {ROOT} from '../helpers/cli.js'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BIN, makeSandbox, type Sandbox} from '../helpers/cli.js'
@@ -15,6 +16,14 @@ import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
 
 const lines = (n: number) => Array.from({length: n}, (_, i) => `line ${i}\n`)
+
+/** The exit codes of the README's table ("| 129 / 143 | ..." is two). */
+function readmeExitCodes(): number[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const table = /\| Exit \| When \|\n\|---\|---\|\n((?:\|.*\n)+)/.exec(readme)
+  expect(table, 'the exit-code table').to.not.equal(null)
+  return table![1].split('\n').filter(Boolean).flatMap((row) => /^\| ([\d /]+) \|/.exec(row)![1].split('/').map((c) => Number(c.trim())))
+}
 
 describe('e2e: exit codes on every path of jp query (no terminal)', function () {
   this.timeout(60_000)
@@ -101,4 +110,32 @@ describe('e2e: exit codes on every path of jp query (no terminal)', function () 
       }
     })
   }
+
+  it('walks every exit code the README documents, each on a path that gives it', async () => {
+    const signalled = (signal: NodeJS.Signals) => async () => {
+      const run = sh(jp)
+      await until(() => run.out().includes('line 1\n'), 'the answer to start')
+      process.kill(run.child.pid!, signal)
+      return run.exited
+    }
+    const paths: Record<number, () => Promise<number>> = {
+      0: async () => sh(`${jp} > /dev/null`).exited,
+      // Not a usage error: a model the config cannot resolve.
+      1: async () => sh(`${jp.replace("query 'count lines'", "query -m nosuch/model 'count lines'")}`).exited,
+      2: async () => sh(`${jp.replace("query 'count lines'", 'query --bogus')}`).exited,
+      129: signalled('SIGHUP'),
+      130: signalled('SIGINT'),
+      131: signalled('SIGQUIT'),
+      141: async () => {
+        const status = join(sb.dir, 'status141')
+        await sh(`{ ${jp.replace(/^exec /, '')} 2> /dev/null; echo $? > ${shQuote(status)}; } | head -n 1`).exited
+        await until(() => existsSync(status) && readFileSync(status, 'utf8').trim() !== '', 'jp to exit')
+        return Number(readFileSync(status, 'utf8'))
+      },
+      143: signalled('SIGTERM'),
+    }
+    const documented = readmeExitCodes()
+    expect([...documented].sort((a, b) => a - b)).to.deep.equal(Object.keys(paths).map(Number))
+    for (const code of documented) expect(await paths[code](), `exit ${code}`).to.equal(code)
+  })
 })

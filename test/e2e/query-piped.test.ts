@@ -94,7 +94,7 @@ describe('e2e: jp query without a terminal', function () {
     const r = await runJp(['query', ...cfg(), '--tool', 'record', 'go'], {sandbox: sb, env: {RECORD_FILE: record}})
     expect(r.code, r.stderr).to.equal(0)
     expect(r.stdout).to.equal('Done.\n')
-    expect(readFileSync(record, 'utf8')).to.equal('{"path":"src","deep":true}\nname=record env={"path":"src","deep":true}\n')
+    expect(readFileSync(record, 'utf8')).to.equal('{"path":"src","deep":true}\nname=record file={"path":"src","deep":true}\n')
     const first = server.requests[0].json() as {tools: Array<{function: {name: string; parameters: unknown}}>}
     expect(first.tools[0].function.name).to.equal('record')
     const second = server.requests[1].json() as {messages: Array<Record<string, unknown>>}

@@ -97,8 +97,8 @@ describe('e2e: tool prompts in a terminal', function () {
     const runs: unknown[] = []
     for (let i = 0; i < lines.length; i += 2) {
       runs.push(JSON.parse(lines[i]))
-      // The same arguments in JP_TOOL_ARGUMENTS.
-      expect(JSON.parse(lines[i + 1].replace(/^name=record env=/, ''))).to.deep.equal(runs.at(-1))
+      // The same arguments in the file JP_TOOL_ARGUMENTS_FILE names.
+      expect(JSON.parse(lines[i + 1].replace(/^name=record file=/, ''))).to.deep.equal(runs.at(-1))
     }
 
     return runs
@@ -165,7 +165,7 @@ describe('e2e: tool prompts in a terminal', function () {
       await finish(t)
       const lines = t.screenText().split('\n')
       const at = (re: RegExp) => lines.findIndex((l) => re.test(l))
-      const order = [/^⚙ record \{"n":1\}$/, /^Run local tool record\? .* y$/, /^✓ record: tool says: \{"n":1\}$/, /^⚙ record \{"n":2\}$/, /^Run local tool record\? .* n$/, /^✓ record: This tool request/, /^Done\.$/].map(at)
+      const order = [/^⚙ record \{"n":1\}$/, /^Run local tool record\? .* y$/, /^✓ record: tool says: \{"n":1\}$/, /^⚙ record \{"n":2\}$/, /^Run local tool record\? .* n$/, /^⊘ record: skipped: This tool request/, /^Done\.$/].map(at)
       expect(order.every((i) => i >= 0), lines.join('\n')).to.equal(true)
       expect(order, lines.join('\n')).to.deep.equal([...order].sort((x, y) => x - y))
       expect(toolRuns()).to.deep.equal([{n: 1}])
@@ -214,7 +214,7 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolMessage(2, 'call_2').content).to.equal(DEFAULT_TOOL_CANCELLED_RESPONSE)
     })
 
-    it('backing out of the permission prompt (Ctrl+C, Esc) skips: the tool never runs and each call is answered', async () => {
+    it('backing out of the permission prompt (Esc) skips: the tool never runs and each call is answered', async () => {
       const t = await jp(
         await setup([
           {body: openaiToolCall('call_1', 'record', {n: 1})},
@@ -223,7 +223,7 @@ describe('e2e: tool prompts in a terminal', function () {
         ]),
       )
       await t.waitForText(ASK)
-      t.send(keys.ctrlC)
+      t.send(keys.escape)
       await screenCount(t, ASK, 2)
       t.send(keys.escape)
       await finish(t)
@@ -285,12 +285,14 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolRuns()).to.deep.equal([ARGS])
     })
 
-    it('Ctrl+C in the edit skips the tool with the reason "Edit cancelled"', async () => {
+    it('Ctrl+D on the emptied edit skips the tool with the reason "Edit cancelled" (Ctrl+C opens the call\'s menu: tool-prompt-ladder.test.ts)', async () => {
       const t = await jp(await setup(oneCall()))
       await t.waitForText(ASK)
       t.send('e')
       await t.waitForText(HELP_LINE)
-      t.send(keys.ctrlC)
+      t.send(keys.alt('<') + keys.ctrlK.repeat(12))
+      await t.waitForText(/^Edit arguments $/m)
+      t.send(keys.ctrlD)
       await finish(t)
       expect(toolRuns()).to.deep.equal([])
       expect(toolMessage(1).content).to.equal('Tool run skipped by user with a message:\n\nEdit cancelled')
@@ -515,7 +517,7 @@ describe('e2e: tool prompts in a terminal', function () {
       expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(ARGS)}`)
     })
 
-    it('result = "ask": Ctrl+C in the result edit delivers the original', async () => {
+    it('result = "ask": the result edit cancelled (Ctrl+D on the emptied buffer) delivers the original', async () => {
       const t = await jp(await setup(oneCall()), resultAsk)
       await t.waitForText(ASK)
       t.send('y')
@@ -523,8 +525,8 @@ describe('e2e: tool prompts in a terminal', function () {
       t.send('e')
       await t.waitForText(HELP_LINE)
       t.send(keys.ctrlU)
-      t.type('half a rewrite')
-      t.send(keys.ctrlC)
+      await t.waitForText(/^Edit result before delivery $/m)
+      t.send(keys.ctrlD)
       await finish(t)
       expect(toolMessage(1).content).to.equal(`tool says: ${JSON.stringify(ARGS)}`)
     })

@@ -15,6 +15,8 @@ export interface HandlerSetup {
   streaming?: {action?: StreamingAction; compose?: ComposeInEditor}
   tool?: {action?: ToolCallAction; compose?: ComposeInEditor}
   history?: string[]
+  /** The ladder's answer to a Ctrl+C at a configured reply prompt (true: a second press). */
+  pressAgain?: () => boolean
 }
 
 export function makeHandler(setup: HandlerSetup = {}) {
@@ -35,6 +37,7 @@ export function makeHandler(setup: HandlerSetup = {}) {
     },
   }
   const notices: string[] = []
+  const ladder = {escalations: 0, answered: 0}
   const handler = new InterruptHandler({
     backend,
     editor,
@@ -42,8 +45,11 @@ export function makeHandler(setup: HandlerSetup = {}) {
     editMode: 'emacs',
     notice: (line) => notices.push(line),
     history: setup.history,
+    onEscalate: () => ladder.escalations++,
+    onMenuAnswered: () => ladder.answered++,
+    pressAgain: setup.pressAgain,
   })
-  return {handler, backend, editor, notices}
+  return {handler, backend, editor, notices, ladder}
 }
 
 export const ctrlC = () => new PromptCancelledError('interrupted')
@@ -58,6 +64,10 @@ export function openEditor(currentText: string): ReplyOutcome {
 }
 
 export const cancelled: ReplyOutcome = {type: 'cancelled'}
+/** Ctrl+C in the inline widget (as the terminal widget reports it). */
+export const ctrlCReply: ReplyOutcome = {type: 'cancelled', reason: 'interrupted', text: ''}
+/** Ctrl+D on an empty buffer. */
+export const ctrlDReply: ReplyOutcome = {type: 'cancelled', reason: 'cancelled', text: ''}
 
 export function selectMessages(backend: MockPromptBackend): string[] {
   return backend.calls.flatMap((c) => (c.kind === 'select' ? [c.config.message] : []))

@@ -5,6 +5,8 @@ import {customToolResponse, STREAMING_MENU, TOOL_MENU} from '../../src/lib/inter
 import {
   cancelled,
   ctrlC,
+  ctrlCReply,
+  ctrlDReply,
   esc,
   makeHandler,
   openEditor,
@@ -526,5 +528,74 @@ describe('InterruptHandler: configured tool actions', () => {
   it('respond submitted empty sends the cancellation response', async () => {
     const {handler} = makeHandler({tool: {action: 'respond'}, replies: [submit('   ')]})
     expect(await handler.handleToolInterrupt(CANNED)).to.deep.equal({type: 'respond', content: CANNED})
+  })
+})
+
+describe('InterruptHandler: the tool prompt menu [b,r,s,?] (issue 23, finding 1)', () => {
+  it('shows b / r / s; b goes back (Esc too), s stops; either answer resets the ladder', async () => {
+    const {handler, backend, ladder} = makeHandler({selects: ['b', esc(), 's']})
+    expect(await handler.handleToolPromptInterrupt()).to.deep.equal({type: 'back'})
+    const first = backend.calls[0]
+    if (first.kind !== 'select') throw new Error('expected a menu')
+    expect(first.config.message).to.equal('Interrupted')
+    expect(first.config.options.map((o) => o.key)).to.deep.equal(['b', 'r', 's'])
+    expect(await handler.handleToolPromptInterrupt()).to.deep.equal({type: 'back'})
+    expect(await handler.handleToolPromptInterrupt()).to.deep.equal({type: 'stop'})
+    expect(ladder.answered).to.equal(3)
+  })
+
+  it('r with text is a reply; an empty or cancelled reply returns to the menu', async () => {
+    const {handler, backend} = makeHandler({selects: ['r', 'r', 'r'], replies: [submit(''), ctrlCReply, submit('try ls')]})
+    expect(await handler.handleToolPromptInterrupt()).to.deep.equal({type: 'reply', text: 'try ls', fromEditor: false})
+    expect(promptKinds(backend)).to.deep.equal(['select', 'reply', 'select', 'reply', 'select', 'reply'])
+    expect(replyRequests(backend)[0].message).to.equal('Reply:')
+  })
+
+  it('Ctrl+C at the menu escalates at the key press (the second rung)', async () => {
+    const {handler, ladder} = makeHandler({selects: [ctrlC()]})
+    expect(await handler.handleToolPromptInterrupt()).to.deep.equal({type: 'escalate'})
+    expect(ladder.escalations).to.equal(1)
+  })
+})
+
+describe('InterruptHandler: the turn menu [c,r,s,?] (issue 23, finding 8)', () => {
+  it('offers c / r / s; r with text replies, a cancelled reply returns to the menu', async () => {
+    const {handler, backend} = makeHandler({selects: ['r', 'r'], replies: [cancelled, submit('and the tests too')]})
+    expect(await handler.handleTurnInterrupt()).to.deep.equal({type: 'reply', text: 'and the tests too', fromEditor: false})
+    const first = backend.calls[0]
+    if (first.kind !== 'select') throw new Error('expected a menu')
+    expect(first.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 's'])
+  })
+
+  it('c continues, s stops, Ctrl+C escalates', async () => {
+    const {handler} = makeHandler({selects: ['c', 's', ctrlC()]})
+    expect(await handler.handleTurnInterrupt()).to.deep.equal({type: 'continue'})
+    expect(await handler.handleTurnInterrupt()).to.deep.equal({type: 'stop'})
+    expect(await handler.handleTurnInterrupt()).to.deep.equal({type: 'escalate'})
+  })
+})
+
+describe('InterruptHandler: Ctrl+C at a configured reply prompt is a press of the ladder (issue 23, finding 5)', () => {
+  it('streaming action = "reply": a Ctrl+C the ladder counts as the second press escalates', async () => {
+    let presses = 0
+    const {handler} = makeHandler({streaming: {action: 'reply'}, replies: [ctrlCReply], pressAgain: () => (presses++, true)})
+    expect(await handler.handleStreamingInterrupt(true)).to.deep.equal({type: 'escalate'})
+    expect(presses).to.equal(1)
+  })
+
+  it('streaming action = "reply": a later Ctrl+C (not a second press) resumes; Ctrl+D never asks the ladder', async () => {
+    let presses = 0
+    const late = makeHandler({streaming: {action: 'reply'}, replies: [ctrlCReply], pressAgain: () => (presses++, false)})
+    expect(await late.handler.handleStreamingInterrupt(true)).to.deep.equal({type: 'resume'})
+    const eof = makeHandler({streaming: {action: 'reply'}, replies: [ctrlDReply], pressAgain: () => (presses++, true)})
+    expect(await eof.handler.handleStreamingInterrupt(false)).to.deep.equal({type: 'continue'})
+    expect(presses).to.equal(1)
+  })
+
+  it('tool action = "respond": a second press escalates, otherwise the cancellation response', async () => {
+    const second = makeHandler({tool: {action: 'respond'}, replies: [ctrlCReply], pressAgain: () => true})
+    expect(await second.handler.handleToolInterrupt(CANNED)).to.deep.equal({type: 'escalate'})
+    const first = makeHandler({tool: {action: 'respond'}, replies: [ctrlCReply], pressAgain: () => false})
+    expect(await first.handler.handleToolInterrupt(CANNED)).to.deep.equal({type: 'respond', content: CANNED})
   })
 })

@@ -64,7 +64,15 @@ describe('llm/openai adapter', () => {
     const got = await collect(provider(server.url).stream(simple, never()))
     expect(got.error).to.equal(undefined)
     expect(ofType(got.events, 'tool_call')).to.deep.equal([
-      {type: 'tool_call', id: 'call_bad1', name: 'read_file', arguments: {}, invalidArguments: true, rawArguments: '{"path": "a.txt"'},
+      {
+        type: 'tool_call',
+        id: 'call_bad1',
+        name: 'read_file',
+        arguments: {},
+        invalidArguments: true,
+        rawArguments: '{"path": "a.txt"',
+        argumentsProblem: 'the model sent arguments that are not a JSON object: {"path": "a.txt"',
+      },
     ])
   })
 

@@ -15,7 +15,7 @@ import {BIN, makeSandbox, ROOT} from '../helpers/cli.js'
 const BUNDLE = join(ROOT, 'dist', 'jp.cjs')
 
 /** Heavy code that must be in the bundle behind a lazy wrapper, and must not run on --help. */
-const HEAVY = [/\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
+const HEAVY = [/\/markdown-it\//, /\/highlight\.js\//, /^src\/lib\/markdown\//, /\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
 /** Heavy code that is not bundled today; if it ever is, it must not run on --help either. */
 const HEAVY_IF_PRESENT = [/\/tmp\/lib\//, /\/@inquirer\//, /node-pty/]
 

@@ -75,30 +75,32 @@ interface Setup {
   decisions?: TurnToolDecisions
   interrupts?: ToolInterruptPrompter
   run?: ToolRunFn
+  /** Wire the prompts' Ctrl+C scope (the `[b,r,s,?]` menu) as a terminal does. */
+  promptScope?: boolean
 }
 
 function setup(s: Setup = {}) {
   const backend = new MockPromptBackend().withSelectResponses(s.selects ?? []).withReplyOutcomes(s.replies ?? [])
   const notices: string[] = []
   const config = defaultConfig({})
+  const handler = new InterruptHandler({
+    backend,
+    editor: undefined,
+    config: config.interrupt,
+    editMode: 'emacs',
+    notice: (line) => notices.push(line),
+  })
+  const interrupts = s.interrupts ?? handler
+  const router = new FakeRouter()
   const prompter = new ToolPrompter({
     backend,
     editor: undefined,
     editMode: 'emacs',
     notice: (line) => notices.push(line),
     print: () => {},
+    ...(s.promptScope ? {scope: {menu: () => handler.handleToolPromptInterrupt(), push: router.push}} : {}),
   })
-  const interrupts =
-    s.interrupts ??
-    new InterruptHandler({
-      backend,
-      editor: undefined,
-      config: config.interrupt,
-      editMode: 'emacs',
-      notice: (line) => notices.push(line),
-    })
   const tool = new FakeTool(s.immediate ?? {echo: {content: 'echoed', isError: false}})
-  const router = new FakeRouter()
   const deps: ToolCoordinatorDeps = {
     tools: s.tools ?? {'*': {run: 'ask', result: 'unattended', cancellation_response: CANNED}, echo: {}},
     canPrompt: s.canPrompt ?? true,
@@ -216,7 +218,7 @@ describe('coordinateToolCalls: run modes on a terminal', () => {
     const outcome = await coordinateToolCalls([call('1'), call('2')], deps)
     expect(outcome.responses).to.deep.equal([
       {id: '1', content: 'echoed', isError: false},
-      {id: '2', content: CANNED, isError: false},
+      {id: '2', content: CANNED, isError: false, skipped: true},
     ])
     expect(tool.runs).to.have.length(1)
     expect(promptKinds(backend)).to.deep.equal(['select', 'select'])
@@ -249,7 +251,7 @@ describe('coordinateToolCalls: run modes on a terminal', () => {
     const {deps, tool} = setup({selects: ['r'], replies: [submit('use grep instead')]})
     const outcome = await coordinateToolCalls([call('1')], deps)
     expect(outcome.responses).to.deep.equal([
-      {id: '1', content: skipReasonResponse('use grep instead'), isError: false},
+      {id: '1', content: skipReasonResponse('use grep instead'), isError: false, skipped: true},
     ])
     expect(skipReasonResponse('x')).to.contain('x')
     expect(tool.runs).to.deep.equal([])
@@ -264,7 +266,7 @@ describe('coordinateToolCalls: run modes on a terminal', () => {
   it('run = "skip" answers without prompting or running', async () => {
     const {deps, tool, backend} = setup({tools: {'*': {run: 'skip'}, echo: {}}})
     const outcome = await coordinateToolCalls([call('1')], deps)
-    expect(outcome.responses).to.deep.equal([{id: '1', content: RUN_SKIPPED_BY_CONFIG, isError: false}])
+    expect(outcome.responses).to.deep.equal([{id: '1', content: RUN_SKIPPED_BY_CONFIG, isError: false, skipped: true}])
     expect(tool.runs).to.deep.equal([])
     expect(backend.calls).to.deep.equal([])
   })
@@ -274,7 +276,7 @@ describe('coordinateToolCalls: result modes on a terminal', () => {
   it('ask then n records that delivery was skipped by the user', async () => {
     const {deps} = setup({tools: {'*': {run: 'unattended', result: 'ask'}, echo: {}}, selects: ['n']})
     const outcome = await coordinateToolCalls([call('1')], deps)
-    expect(outcome.responses).to.deep.equal([{id: '1', content: RESULT_SKIPPED_BY_USER, isError: false}])
+    expect(outcome.responses).to.deep.equal([{id: '1', content: RESULT_SKIPPED_BY_USER, isError: false, skipped: true}])
     expect(RESULT_SKIPPED_BY_USER).to.equal('Result delivery skipped by user.')
   })
 
@@ -292,7 +294,7 @@ describe('coordinateToolCalls: result modes on a terminal', () => {
   it('skip records that delivery was skipped by configuration, after running', async () => {
     const {deps, tool} = setup({tools: {'*': {run: 'unattended', result: 'skip'}, echo: {}}})
     const outcome = await coordinateToolCalls([call('1')], deps)
-    expect(outcome.responses).to.deep.equal([{id: '1', content: RESULT_SKIPPED_BY_CONFIG, isError: false}])
+    expect(outcome.responses).to.deep.equal([{id: '1', content: RESULT_SKIPPED_BY_CONFIG, isError: false, skipped: true}])
     expect(tool.runs).to.have.length(1)
   })
 })
@@ -388,7 +390,7 @@ describe('coordinateToolCalls: Ctrl+C while a tool runs', () => {
     router.ctrlC()
     const outcome = await pending
     expect(outcome).to.deep.equal({
-      responses: [{id: '1', content: customToolResponse('wrong dir'), isError: false}],
+      responses: [{id: '1', content: customToolResponse('wrong dir'), isError: false, skipped: true}],
       stop: false,
       escalate: false,
     })
@@ -415,9 +417,9 @@ describe('coordinateToolCalls: Ctrl+C while a tool runs', () => {
     const outcome = await pending
     expect(outcome).to.deep.equal({
       responses: [
-        {id: '1', content: CANNED, isError: false},
-        {id: '2', content: 'other cancelled', isError: false},
-        {id: '3', content: CANNED, isError: false},
+        {id: '1', content: CANNED, isError: false, skipped: true},
+        {id: '2', content: 'other cancelled', isError: false, skipped: true},
+        {id: '3', content: CANNED, isError: false, skipped: true},
       ],
       stop: true,
       escalate: false,
@@ -485,7 +487,7 @@ describe('coordinateToolCalls: Ctrl+C while a tool runs', () => {
     tool.runs[0].finish({content: 'done meanwhile', isError: false})
     await new Promise((resolve) => setImmediate(resolve))
     answer.resolve({type: 'respond', content: 'custom'})
-    expect((await pending).responses).to.deep.equal([{id: '1', content: 'custom', isError: false}])
+    expect((await pending).responses).to.deep.equal([{id: '1', content: 'custom', isError: false, skipped: true}])
   })
 
   it('a menu that fails escalates', async () => {
@@ -499,6 +501,75 @@ describe('coordinateToolCalls: Ctrl+C while a tool runs', () => {
     router.ctrlC()
     const outcome = await pending
     expect(outcome.escalate).to.equal(true)
-    expect(outcome.responses).to.deep.equal([{id: '1', content: CANNED, isError: false}])
+    expect(outcome.responses).to.deep.equal([{id: '1', content: CANNED, isError: false, skipped: true}])
+  })
+})
+
+describe('coordinateToolCalls: Ctrl+C at a tool prompt (issue 23, finding 1)', () => {
+  const INTERRUPTED = 'Tool call not run: the user interrupted the response.'
+
+  it('r at [b,r,s]: this call and the remaining ones are answered as interrupted, none runs, the reply comes back', async () => {
+    const {deps, tool, backend, router} = setup({promptScope: true, selects: [ctrlC(), 'r'], replies: [submit('look in lib/')]})
+    const outcome = await coordinateToolCalls([call('1'), call('2'), call('3', 'ghost')], deps)
+    expect(outcome).to.deep.equal({
+      responses: [
+        {id: '1', content: INTERRUPTED, isError: true},
+        {id: '2', content: INTERRUPTED, isError: true},
+        {id: '3', content: INTERRUPTED, isError: true},
+      ],
+      stop: true,
+      escalate: false,
+      reply: {text: 'look in lib/', fromEditor: false},
+    })
+    expect(tool.runs).to.deep.equal([])
+    // One permission prompt, its menu, the reply; the scope was popped.
+    expect(promptKinds(backend)).to.deep.equal(['select', 'select', 'reply'])
+    expect(router.stack).to.deep.equal([])
+  })
+
+  it('s at [b,r,s]: skipped with the cancellation response, the turn stops', async () => {
+    const {deps, tool} = setup({promptScope: true, selects: [ctrlC(), 's']})
+    const outcome = await coordinateToolCalls([call('1'), call('2')], deps)
+    expect(outcome.stop).to.equal(true)
+    expect(outcome.escalate).to.equal(false)
+    expect(outcome.responses.map((r) => r.content)).to.deep.equal([CANNED, CANNED])
+    expect(tool.runs).to.deep.equal([])
+  })
+
+  it('b at [b,r,s]: the same prompt again, then y runs the tool', async () => {
+    const {deps, tool, backend} = setup({promptScope: true, selects: [ctrlC(), 'b', 'y']})
+    const outcome = await coordinateToolCalls([call('1')], deps)
+    expect(outcome.responses).to.deep.equal([{id: '1', content: 'echoed', isError: false}])
+    expect(tool.runs).to.have.length(1)
+    expect(promptKinds(backend)).to.deep.equal(['select', 'select', 'select'])
+  })
+
+  it('at the result prompt: the tool ran, its result is withheld, Ctrl+C at the menu escalates', async () => {
+    const {deps, tool} = setup({promptScope: true, tools: {'*': {run: 'unattended', result: 'ask', cancellation_response: CANNED}, echo: {}}, selects: [ctrlC(), ctrlC()]})
+    const outcome = await coordinateToolCalls([call('1'), call('2')], deps)
+    expect(tool.runs).to.have.length(1)
+    expect(outcome.escalate).to.equal(true)
+    expect(outcome.responses).to.deep.equal([
+      {id: '1', content: RESULT_SKIPPED_BY_USER, isError: false, skipped: true},
+      {id: '2', content: CANNED, isError: false, skipped: true},
+    ])
+  })
+
+  it('without a scope Ctrl+C at the permission prompt still backs out (skip), as before', async () => {
+    const {deps, tool} = setup({selects: [ctrlC()]})
+    const outcome = await coordinateToolCalls([call('1')], deps)
+    expect(outcome.responses).to.deep.equal([{id: '1', content: CANNED, isError: false, skipped: true}])
+    expect(tool.runs).to.deep.equal([])
+  })
+
+  it('tells onCallStart whether the call is about to be prompted (its header is then part of the prompt)', async () => {
+    const seen: Array<[string, boolean]> = []
+    const {deps} = setup({
+      tools: {'*': {run: 'ask', cancellation_response: CANNED}, echo: {}, quiet: {run: 'unattended'}},
+      selects: ['Y'],
+      immediate: {echo: {content: 'echoed', isError: false}, quiet: {content: 'ok', isError: false}},
+    })
+    await coordinateToolCalls([call('1'), call('2', 'quiet'), call('3'), call('4', 'ghost')], {...deps, onCallStart: (c, info) => void seen.push([c.id, info.prompted])})
+    expect(seen).to.deep.equal([['1', true], ['2', false], ['3', false], ['4', false]])
   })
 })

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 
 import {MockEditorBackend, type MockEditResult} from '../../src/lib/editor/mock.js'
 import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
-import type {PromptCancelledError, ReplyOutcome} from '../../src/lib/inquire/types.js'
+import {PromptCancelledError, type ReplyOutcome} from '../../src/lib/inquire/types.js'
 import {
   PERMISSION_OPTIONS,
   SKIP_REASON_PLACEHOLDER,
@@ -177,12 +177,13 @@ describe('ToolPrompter: editing a result', () => {
 })
 
 describe('ToolPrompter: skip reasoning', () => {
-  it('seeds the placeholder and returns the typed reason', async () => {
+  it('shows the placeholder as a placeholder (the buffer starts empty) and returns the typed reason', async () => {
     const {prompter, backend} = makePrompter({replies: [submit('not in production')]})
     expect(await prompter.skipReason()).to.equal('not in production')
     const [request] = replyRequests(backend)
     expect(request.message).to.equal('Reason for skipping (optional)')
-    expect(request.initialText).to.equal(SKIP_REASON_PLACEHOLDER)
+    expect(request.initialText).to.equal('')
+    expect(request.placeholder).to.equal(SKIP_REASON_PLACEHOLDER)
   })
 
   it('an empty submit means no reason', async () => {
@@ -207,7 +208,8 @@ describe('ToolPrompter: permission', () => {
     await prompter.promptPermission('read_file', ARGS, 'ask')
     const call = backend.calls[0]
     if (call.kind !== 'select') throw new Error('expected a select')
-    expect(call.config.message).to.equal('Run local tool read_file?')
+    // The call's header (name and arguments) is the prompt's first line: shown on the terminal whatever stderr is.
+    expect(call.config.message).to.equal('⚙ read_file {"path":"src/a.ts","lines":[1,2]}\nRun local tool read_file?')
     expect(call.config.options.map((o) => o.key)).to.deep.equal(['y', 'Y', 'n', 'N', 'p', 'r', 'e'])
     expect(call.config.options).to.deep.equal(PERMISSION_OPTIONS)
     expect(call.config.options.find((o) => o.key === 'Y')!.description).to.contain('remember for this turn')
@@ -367,5 +369,63 @@ describe('ToolPrompter: result confirmation', () => {
     expect(await prompter.reviewResult('t', 'out', 'unattended')).to.deep.equal({deliver: true, content: 'out'})
     expect(await prompter.reviewResult('t', 'out', 'skip')).to.deep.equal({deliver: false})
     expect(backend.calls).to.deep.equal([])
+  })
+})
+
+describe('ToolPrompter: Ctrl+C inside the prompts\' scope (issue 23, finding 1)', () => {
+  function scoped(setup: Setup & {menu: Array<'back' | 'stop'>}) {
+    const made = makePrompter(setup)
+    const menus: string[] = []
+    const listeners: Array<() => void> = []
+    const prompter = new ToolPrompter({
+      backend: made.backend,
+      editor: undefined,
+      editMode: 'emacs',
+      notice: () => {},
+      print: () => {},
+      scope: {
+        menu: async () => {
+          menus.push('menu')
+          return {type: setup.menu.shift()!}
+        },
+        push: (l) => {
+          listeners.push(l)
+          return () => listeners.splice(listeners.indexOf(l), 1)
+        },
+      },
+    })
+    return {...made, prompter, menus, listeners}
+  }
+
+  it('argument editor: Ctrl+C opens the menu; b brings the widget back with the text as it was', async () => {
+    const typed = '{"path": "half'
+    const {prompter, backend, menus} = scoped({menu: ['back'], replies: [{type: 'cancelled', reason: 'interrupted', text: typed}, submit('{"path": "x"}')]})
+    expect(await prompter.editArguments(ARGS)).to.deep.equal({type: 'edited', args: {path: 'x'}})
+    expect(menus).to.deep.equal(['menu'])
+    expect(replyRequests(backend).map((r) => r.initialText)).to.deep.equal([PRETTY, typed])
+  })
+
+  it('Ctrl+D (not Ctrl+C) in the argument editor is still "cancelled", no menu', async () => {
+    const {prompter, menus} = scoped({menu: [], replies: [{type: 'cancelled', reason: 'cancelled', text: ''}]})
+    expect(await prompter.editArguments(ARGS)).to.deep.equal({type: 'cancelled'})
+    expect(menus).to.deep.equal([])
+  })
+
+  it('the skip reason: Ctrl+C there backs out (no reason), it does not open the menu', async () => {
+    const {prompter, menus} = scoped({menu: [], replies: [{type: 'cancelled', reason: 'interrupted', text: 'half'}]})
+    expect(await prompter.skipReason()).to.equal(undefined)
+    expect(menus).to.deep.equal([])
+  })
+
+  it('a prompt ended from outside (the shutdown) is no press: the permission prompt skips, no menu', async () => {
+    const {prompter, menus} = scoped({menu: [], selects: [new PromptCancelledError('terminated')]})
+    expect(await prompter.ask('t', ARGS)).to.deep.equal({type: 'skip', remember: false})
+    expect(menus).to.deep.equal([])
+  })
+
+  it('s at the result prompt\'s menu is the exit; the scope listener is popped', async () => {
+    const {prompter, listeners} = scoped({menu: ['stop'], selects: [ctrlC()]})
+    expect(await prompter.reviewResult('t', 'out', 'ask')).to.deep.equal({deliver: false, exit: {type: 'stop'}})
+    expect(listeners).to.deep.equal([])
   })
 })

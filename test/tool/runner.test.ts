@@ -40,17 +40,17 @@ describe('runLocalTool', () => {
   })
   afterEach(() => rmSync(dir, {recursive: true, force: true}))
 
-  it('returns stdout and passes the same JSON on stdin and in JP_TOOL_ARGUMENTS, with the name and cwd', async () => {
+  it('returns stdout and passes the same JSON on stdin and in the JP_TOOL_ARGUMENTS_FILE file, with the name and cwd', async () => {
     const args = {path: 'a b/"c"', n: 3, nested: {ok: true}, text: 'line1\nline2 $(x) `y`'}
     const r = await runLocalTool({name: 'echoer', command: tool('echo-args.sh'), arguments: args, cwd: dir})
     expect(r.isError).to.equal(false)
     expect(r.exitCode).to.equal(0)
     const lines = r.content.split('\n')
     const stdinJson = lines.find((l) => l.startsWith('stdin='))!.slice(6)
-    // The env line holds a JSON string containing \n escapes, not raw newlines.
-    const envJson = lines.find((l) => l.startsWith('env='))!.slice(4)
+    // The file holds a JSON string containing \n escapes, not raw newlines.
+    const fileJson = lines.find((l) => l.startsWith('file='))!.slice(5)
     expect(JSON.parse(stdinJson)).to.deep.equal(args)
-    expect(envJson).to.equal(stdinJson)
+    expect(fileJson).to.equal(stdinJson)
     expect(lines).to.include('name=echoer')
     expect(lines).to.include(`cwd=${dir}`)
   })

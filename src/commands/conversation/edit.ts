@@ -66,7 +66,7 @@ export default class ConversationEdit extends JpCommand {
       if (editor) {
         // events.json alone must hold every event while it is edited: fold the journal in first.
         for (const id of ids) await store.compactEvents(id)
-        const {hasTty} = await import('../../lib/inquire/tty.js')
+        const {hasTty} = await import('../../lib/terminal/tty.js')
         const plan = edit.planEdit(
           ids.map((id) => store.paths(id)),
           {events: flags.events, metadata: flags.metadata, baseConfig: flags['base-config']},

@@ -2,7 +2,8 @@
 // and lazily opens what a command needs from them.
 //
 //   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace DIR
-//   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below
+//   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below; a
+//                      command line it cannot parse is a usage error (two lines, exit 2)
 //   this.format()      'text' | 'json' (auto = text; NDJSON is only ever asked for explicitly)
 //   this.workspace()   the Workspace (--workspace, nearest .jp/, else the user default)
 //   this.store()       the ConversationStore of that workspace; announces the default
@@ -24,6 +25,7 @@ import type {EditorBackend} from '../editor/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
+import {failUsage, usageErrorFromParse} from './usage-error.js'
 import type {OutputFormat} from '../printer/printer.js'
 
 // Structurally the same as oclif's (not re-exported from its Interfaces namespace).
@@ -35,6 +37,9 @@ interface GlobalFlags {
   format?: string
   workspace?: string
 }
+
+/** Errors of the conversation store that name their file and say what to do: never a stack. */
+const STORAGE_ERRORS = new Set(['SymlinkRefusedError', 'NotAFileError', 'CorruptFileError', 'WriteFailedError', 'ConversationNotFoundError', 'LockPathError', 'ConversationLockedError'])
 
 export abstract class JpCommand extends Command {
   static baseFlags = {
@@ -69,7 +74,14 @@ export abstract class JpCommand extends Command {
     options?: Interfaces.Input<F, B, A>,
     argv?: string[],
   ): Promise<Interfaces.ParserOutput<F, B, A>> {
-    const out = await super.parse(options, argv)
+    let out: Interfaces.ParserOutput<F, B, A>
+    try {
+      out = await super.parse(options, argv)
+    } catch (error) {
+      if ((error as {code?: string}).code === 'EEXIT') throw error
+      const input = options ?? (this.ctor as unknown as Interfaces.Input<F, B, A>)
+      failUsage(usageErrorFromParse(error, this.id, {flags: {...input.baseFlags, ...input.flags}, args: input.args}))
+    }
     this.globals = out.flags as GlobalFlags
     return out
   }
@@ -154,6 +166,8 @@ export abstract class JpCommand extends Command {
    * the message passes the untrusted-text sanitizer first.
    */
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
+    // Storage refusals reach here from any command step: one line, as `fail` says them.
+    if (STORAGE_ERRORS.has(err?.name)) this.fail(err)
     if (typeof err?.message === 'string') err.message = sanitizeUntrusted(err.message, {multiline: true})
     return super.catch(err)
   }

@@ -5,6 +5,7 @@
 // `"always"` gives up. What an empty text means is the caller's (SPEC §8.4):
 // this only reports what happened.
 import type {ComposeInEditor} from '../config/types.js'
+import type {CancelReason} from '../inquire/types.js'
 import {errorMessage} from '../text/one-line.js'
 import {type ComposeDeps, editInline, editorNotice, isNonBlank, NO_EDITOR_REASON, withoutFinalNewline} from './inline.js'
 import {editorEscape, startsInEditor} from './modes.js'
@@ -27,8 +28,11 @@ export type ComposeOutcome =
   | {type: 'text'; text: string; fromEditor: boolean}
   /** The inline widget was submitted blank. */
   | {type: 'empty'}
-  /** Ctrl+C in the widget, a cancelled or empty editor, or `"always"` without an editor. */
-  | {type: 'cancelled'}
+  /**
+   * Ctrl+C in the widget (`reason` 'interrupted'), a cancelled or empty
+   * editor, or `"always"` without an editor.
+   */
+  | {type: 'cancelled'; reason?: CancelReason}
 
 /** Collects text by the request's mode. Editor-first: a saved non-blank text, else `cancelled` (the user bailed). */
 export async function composeText(deps: ComposeDeps, request: ComposeRequest): Promise<ComposeOutcome> {
@@ -66,7 +70,7 @@ async function inline(deps: ComposeDeps, request: ComposeRequest): Promise<Compo
     editorEscape: editorEscape(request.mode),
     withHistory: request.withHistory ?? true,
   })
-  if (result.type === 'cancelled') return result
+  if (result.type === 'cancelled') return {type: 'cancelled', reason: result.reason}
   // Already on screen in the widget: the caller must not echo it again.
   return isNonBlank(result.text) ? {type: 'text', text: result.text, fromEditor: false} : {type: 'empty'}
 }

@@ -3,7 +3,7 @@
 // happens in the editor the user comes back to their text.
 import type {EditMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
-import {isPromptCancelled, type PromptBackend} from '../inquire/types.js'
+import {isPromptCancelled, type CancelReason, type PromptBackend} from '../inquire/types.js'
 import {errorMessage} from '../text/one-line.js'
 
 /** What composing text needs from the outside world. */
@@ -38,8 +38,11 @@ export function withoutFinalNewline(text: string): string {
 
 export const NO_EDITOR_REASON = 'no editor is configured (set editor.cmd, $JP_EDITOR, $VISUAL or $EDITOR)'
 
-/** The inline widget's final answer once the editor escape has been handled. */
-export type InlineEditResult = {type: 'submit'; text: string} | {type: 'cancelled'}
+/**
+ * The inline widget's final answer once the editor escape has been handled.
+ * A cancel says why (Ctrl+C is 'interrupted') and keeps the buffer.
+ */
+export type InlineEditResult = {type: 'submit'; text: string} | {type: 'cancelled'; reason: CancelReason; text: string}
 
 export interface InlineEditRequest {
   /** The prompt line shown before the buffer. */
@@ -50,6 +53,10 @@ export interface InlineEditRequest {
   editorEscape: boolean
   /** Whether Up/Down walk {@link ComposeDeps.history}. */
   withHistory?: boolean
+  /** Shown dim while the buffer is empty (never part of it). */
+  placeholder?: string
+  /** Ends the widget from outside (a cancel with reason 'terminated'). */
+  signal?: AbortSignal
 }
 
 export function isNonBlank(text: string): boolean {
@@ -82,11 +89,13 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
         editMode: deps.editMode,
         editorEscape: request.editorEscape,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
+        ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
+        ...(request.signal ? {signal: request.signal} : {}),
         ...(deps.typedDraft ? {onChange: (text: string) => deps.typedDraft!.update(text)} : {}),
       })
     } catch (error) {
       deps.typedDraft?.flush()
-      if (isPromptCancelled(error)) return {type: 'cancelled'}
+      if (isPromptCancelled(error)) return {type: 'cancelled', reason: error.reason, text: buffer}
       throw error
     }
 
@@ -96,7 +105,7 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
     }
     if (outcome.type === 'cancelled') {
       deps.typedDraft?.flush()
-      return {type: 'cancelled'}
+      return {type: 'cancelled', reason: outcome.reason ?? 'cancelled', text: outcome.text ?? buffer}
     }
 
     buffer = outcome.currentText

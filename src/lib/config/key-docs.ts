@@ -5,6 +5,8 @@
 // a schema key has no entry here or an entry names no key. Only the docs
 // generator and its tests load this module.
 
+import {PROVIDER_NAMES, PROVIDERS, type ProviderName, type ProviderSpec} from './providers.js'
+
 export interface KeyDoc {
   description: string
   /** The value part of `key = VALUE` (TOML), shown under its table header. */
@@ -17,27 +19,33 @@ export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = 
   'conversation.tools.<tool>.parameters': {segment: '<arg>', example: 'name'},
 }
 
-const provider = (name: string, wire: string): Record<string, KeyDoc> => ({
-  [`providers.llm.${name}`]: {description: `The ${name} provider (${wire}).`, example: '{}'},
-  [`providers.llm.${name}.base_url`]: {
-    description: `Where ${name} requests go (a proxy, a self-hosted gateway, another port).`,
-    example: name === 'ollama' ? '"http://gpu-box:11434"' : name === 'llamacpp' ? '"http://127.0.0.1:8081/v1"' : `"https://proxy.example.com/${name}"`,
-  },
-  [`providers.llm.${name}.api_key_env`]: {
-    description:
-      'The name of the environment variable that holds the API key (the key itself is never read from a config file). ' +
-      'A model of this provider fails before any request when the variable is unset, naming it.' +
-      (name === 'ollama' || name === 'llamacpp' ? ' Unset by default: this provider needs no key.' : ''),
-    example: `"MY_${name.toUpperCase()}_KEY"`,
-  },
-})
+/** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
+const provider = (name: ProviderName): Record<string, KeyDoc> => {
+  const spec: ProviderSpec = PROVIDERS[name]
+  const form = spec.baseUrlEnvForm === 'host' ? ' (a host as its own clients take it: `HOST`, `HOST:PORT` or a URL; http and the default port unless given)' : ''
+  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\`${form} replaces the default base URL`
+  return {
+    [`providers.llm.${name}`]: {description: `The ${name} provider (${about}).`, example: '{}'},
+    [`providers.llm.${name}.base_url`]: {
+      description: `Where ${name} requests go (a proxy, a self-hosted gateway, another port).`,
+      example: JSON.stringify(spec.exampleBaseUrl),
+    },
+    [`providers.llm.${name}.api_key_env`]: {
+      description:
+        'The name of the environment variable that holds the API key (the key itself is never read from a config file). ' +
+        'A model of this provider fails before any request when the variable is unset, naming it.' +
+        (spec.apiKeyEnv === undefined ? ' Unset by default: this provider needs no key.' : ''),
+      example: `"MY_${name.toUpperCase()}_KEY"`,
+    },
+  }
+}
 
 export const KEY_DOCS: Record<string, KeyDoc> = {
   assistant: {description: 'The model and how it is asked.', example: '{}'},
   'assistant.model': {description: 'Which model answers.', example: '{}'},
   'assistant.model.id': {
     description:
-      '`PROVIDER/MODEL`: `anthropic/…`, `openai/…`, `openrouter/VENDOR/MODEL`, `ollama/…`, `llamacpp/…`, or the built-in offline `echo/default`. ' +
+      `\`PROVIDER/MODEL\`: ${PROVIDER_NAMES.map((name) => `\`${name}/${(PROVIDERS[name] as ProviderSpec).modelForm ?? '…'}\``).join(', ')}, or the built-in offline \`echo/default\`. ` +
       'Unset everywhere: jp uses `echo/default` and says so on stderr. `jp query -m` overrides it for one query.',
     example: '"anthropic/claude-sonnet-4-5"',
   },
@@ -65,11 +73,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
 
   providers: {description: 'Provider endpoints and key variables. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).', example: '{}'},
   'providers.llm': {description: 'One table per LLM provider.', example: '{}'},
-  ...provider('anthropic', 'Anthropic Messages API, SSE'),
-  ...provider('openai', 'OpenAI Chat Completions, SSE; `OPENAI_BASE_URL` replaces the default base URL'),
-  ...provider('openrouter', 'OpenAI wire format'),
-  ...provider('ollama', 'native `/api/chat`, NDJSON'),
-  ...provider('llamacpp', 'llama.cpp server, OpenAI wire format'),
+  ...Object.assign({}, ...PROVIDER_NAMES.map(provider)),
   'providers.llm.timeout_secs': {
     description:
       'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
@@ -106,6 +110,24 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'editor.inline': {description: 'The inline reply widget.', example: '{}'},
   'editor.inline.edit_mode': {description: 'Key bindings of the inline widget: `"emacs"` or `"vi"`. See docs/reply-flow.md.', example: '"vi"'},
+  'editor.inline.keys': {
+    description:
+      'Your own key bindings for the inline widget, one table per keymap, merged over the built-in tables (see [Key bindings](#key-bindings): the key spec grammar, every action, the defaults). ' +
+      'A bad key spec, an unknown action or a key that shadows a longer sequence stops jp with the file, line and key. An untrusted workspace may set these: they run nothing (docs/trust.md).',
+    example: '{}',
+  },
+  'editor.inline.keys.emacs': {
+    description: 'Bindings of emacs mode (`edit_mode = "emacs"`).',
+    example: '{"ctrl-z" = "none", "ctrl-x ctrl-e" = "open_editor", "alt-enter" = "submit", "enter" = "newline"}',
+  },
+  'editor.inline.keys.vi_insert': {
+    description: "Bindings of vi's insert mode (`edit_mode = \"vi\"`); its defaults are the emacs ones plus Esc to normal mode. Your emacs table does not apply here.",
+    example: '{"enter" = "newline", "alt-enter" = "submit", "j j" = "vi_normal_mode"}',
+  },
+  'editor.inline.keys.vi_normal': {
+    description: "Bindings of vi's normal mode: single keys (`x`, `A`) and two-key sequences (`d w`, `g g`).",
+    example: '{"enter" = "newline", "g g" = "move_buffer_start", "G" = "move_buffer_end"}',
+  },
 
   interrupt: {description: 'What Ctrl+C does while an answer streams or a tool runs. See docs/reply-flow.md.', example: '{}'},
   'interrupt.escalation_cooldown_secs': {
@@ -132,6 +154,20 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'interrupt.tool_call.compose_in_editor': {description: 'As `interrupt.streaming.compose_in_editor`, for the tool menu\'s reply.', example: '"never"'},
 
   query: {description: 'Composing a query when `jp query` is run on a terminal with no query (or with `-e`).', example: '{}'},
+  style: {description: 'How assistant text looks on a terminal.', example: '{}'},
+  'style.markdown': {
+    description:
+      'Render the model\'s markdown (headings, emphasis, lists, tables fitted to the width, highlighted code, links) when stdout is a terminal and the format is text; reasoning is rendered dimmed. `false` prints the text as the model wrote it. Piped or redirected output, `--format json`, stored conversations and editors always get the raw markdown. `NO_COLOR` keeps the layout without colour; `TERM=dumb` prints the raw text.',
+    example: 'false',
+  },
+  'style.hyperlinks': {
+    description: 'Make link text an OSC 8 hyperlink (the URL is still shown after it). Off by default: some terminals print the sequence literally.',
+    example: 'true',
+  },
+  'style.code_theme': {
+    description: 'Colours of highlighted code: `"ansi"` the terminal\'s own 16 colours (follows its palette), `"dark"` or `"light"` 256 colours for that background, `"mono"` no colour (keywords bold, comments italic).',
+    example: '"dark"',
+  },
   'query.compose_in_editor': {
     description:
       'Where the query is written: `false` the inline prompt (Ctrl+X opens the full `QUERY_MESSAGE.md` document in your editor, seeded with the buffer), `true` the editor first (the inline prompt if it cannot open), `"always"` the editor only (an error if it cannot open), `"never"` the inline prompt only (Ctrl+X unbound). `-e` prefers the editor for one query. No effect without a terminal. See docs/reply-flow.md.',
@@ -147,7 +183,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'conversation.tools.<tool>.source': {description: 'Where the tool comes from; `"local"` (a program run by jp) is the only source.', example: '"local"'},
   'conversation.tools.<tool>.command': {
     description:
-      'The program to run: a string (split like `sh` words, no shell) or `{program, args, shell}`. Arguments arrive as JSON on stdin and in `JP_TOOL_ARGUMENTS`; cwd is the workspace root.',
+      'The program to run: a string (split like `sh` words, no shell) or `{program, args, shell}`. Arguments arrive as JSON on stdin and in the file `JP_TOOL_ARGUMENTS_FILE` names (never in argv or the environment); cwd is the workspace root.',
     example: '"./tools/greet.sh"',
   },
   'conversation.tools.<tool>.command.program': {description: 'Table form: the program (shell text with `shell = true`).', example: '{program = "python3"}'},
@@ -170,6 +206,20 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
     description: 'Offer the tool to the model in every query (`false`: only with `jp query --tool NAME`). Unset means enabled.',
     example: 'false',
   },
+  'conversation.tools.<tool>.env': {
+    description:
+      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*` (case-insensitive). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
+    example: '{inherit = "core", keep = ["GITHUB_TOKEN"]}',
+  },
+  'conversation.tools.<tool>.env.inherit': {
+    description: '`"all"` (default) of jp\'s environment, `"core"` (HOME, LOGNAME, PATH, SHELL, USER, USERNAME, TMPDIR, TEMP, TMP, LANG, LC_*, TERM, TZ) or `"none"`; the secrets are dropped in every case.',
+    example: '"core"',
+  },
+  'conversation.tools.<tool>.env.keep': {
+    description: 'Variables (names or globs, `*` and `?`, case-insensitive) passed from jp\'s environment even when `inherit` or the secret rule would leave them out.',
+    example: '["GITHUB_TOKEN", "AWS_*"]',
+  },
+  'conversation.tools.<tool>.env.drop': {description: 'Variables (names or globs) never passed; `drop` wins over `keep`.', example: '["DATABASE_URL"]'},
   'conversation.tools.<tool>.parameters': {description: 'The tool\'s arguments, one table per argument; sent to the model as a JSON schema.', example: '{}'},
   'conversation.tools.<tool>.parameters.<arg>': {description: 'One argument.', example: '{type = "string"}'},
   'conversation.tools.<tool>.parameters.<arg>.type': {description: 'Its JSON-schema type: `string`, `number`, `integer`, `boolean`, `array`, `object`.', example: '"string"'},

@@ -11,7 +11,7 @@ import {parseConfigToml, parseValue} from './parse.js'
 import {CONFIG_SCHEMA, isTable, type PartialConfig, type Schema, schemaAt} from './schema.js'
 import {withoutRestrictedKeys} from './trust.js'
 import type {Config} from './types.js'
-import {validatePartial} from './validate.js'
+import {copyLayerOrigin, validatePartial} from './validate.js'
 
 function nest(path: readonly string[], value: unknown): Record<string, unknown> {
   let out: unknown = value
@@ -153,6 +153,7 @@ export async function workspaceLayers(opts: WorkspaceLayerOptions): Promise<{lay
     if (layer === undefined) return
     if (opts.trusted) return void layers.push(layer)
     const filtered = withoutRestrictedKeys(layer)
+    copyLayerOrigin(layer, filtered.layer)
     for (const key of filtered.ignored.map(formatKeyPath)) if (!ignored.includes(key)) ignored.push(key)
     layers.push(filtered.layer)
   }

@@ -6,9 +6,12 @@
 // ./validate.ts and ./locate.ts (checks and error positions), ./parse.ts
 // (TOML), ./merge.ts, ./layers.ts (files, JP_CFG_*, --cfg).
 import {defaultConfig} from './defaults.js'
+import {conflictProblem, keyBindingConflicts} from './keymaps.js'
 import {cfgArgLayer, envLayers, fileLayer, userConfigPath, workspaceLayers} from './layers.js'
 import {mergeConfig, normalize} from './merge.js'
+import type {PartialConfig} from './schema.js'
 import type {Config} from './types.js'
+import {fail, layerOrigin} from './validate.js'
 
 // The loader's helpers, where callers have always found them.
 export {CONFIG_SCHEMA, type PartialConfig} from './schema.js'
@@ -43,17 +46,38 @@ export interface LoadConfigOptions {
 export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const env = opts.env ?? process.env
   let config = defaultConfig(env)
-  const user = await fileLayer(userConfigPath(env))
-  config = mergeConfig(config, user)
+  const merge = (layer: PartialConfig | undefined) => {
+    config = mergeConfig(config, layer)
+    checkKeyBindings(config, layer)
+  }
+  merge(await fileLayer(userConfigPath(env)))
   const workspace = await workspaceLayers({
     root: opts.workspaceRoot,
     conversationConfig: opts.conversationConfig,
     conversationConfigSource: opts.conversationConfigSource,
     trusted: opts.workspaceTrusted !== false,
   })
-  for (const layer of workspace.layers) config = mergeConfig(config, layer)
+  for (const layer of workspace.layers) merge(layer)
   if (workspace.ignored.length > 0) opts.onIgnoredKeys?.(workspace.ignored)
-  for (const layer of await envLayers(env, config)) config = mergeConfig(config, layer)
-  for (const arg of opts.cfgArgs ?? []) config = mergeConfig(config, await cfgArgLayer(arg, opts.cwd))
+  for (const layer of await envLayers(env, config)) merge(layer)
+  for (const arg of opts.cfgArgs ?? []) merge(await cfgArgLayer(arg, opts.cwd))
   return normalize(config)
+}
+
+/**
+ * Key bindings that cannot work together (a key that starts a longer
+ * sequence) are only visible once the layers are merged; the layer just
+ * merged brought the conflict, so the error names its key in its file.
+ */
+function checkKeyBindings(config: Config, layer: PartialConfig | undefined): void {
+  const own = layer?.editor?.inline?.keys
+  if (!layer || !own) return
+  const ctx = layerOrigin(layer) ?? {source: 'config'}
+  for (const c of keyBindingConflicts(config.editor.inline.keys)) {
+    const table = own[c.mode] ?? {}
+    const at = (spec: string) => ['editor', 'inline', 'keys', c.mode, spec]
+    if (Object.hasOwn(table, c.spec)) fail(ctx, at(c.spec), conflictProblem(c))
+    const seq = c.shadowed.find((s) => Object.hasOwn(table, s))
+    if (seq !== undefined) fail(ctx, at(seq), `is cut off by "${c.spec}", bound alone in an earlier configuration layer; bind "${c.spec}" to "none" here to use the sequence`)
+  }
 }

@@ -3,6 +3,8 @@
 // reference (docs/configuration.md) all walk this tree; the defaults are in
 // ./defaults.ts and each key's prose in ./key-docs.ts, and a test fails when
 // either misses a key named here. ./types.ts is the same shape as TypeScript.
+import {bindingEntryProblem, duplicateSpec, type KeymapName} from './keymaps.js'
+import {PROVIDER_NAMES, type ProviderName} from './providers.js'
 import type {Config} from './types.js'
 
 export type Schema =
@@ -12,26 +14,57 @@ export type Schema =
   | {kind: 'any'}
   | {kind: 'enum'; values: readonly (string | boolean)[]}
   | {kind: 'array'; items: Schema}
-  | {kind: 'table'; fields: Record<string, Schema>; required?: string[]}
-  | {kind: 'map'; values: Schema}
-  | {kind: 'union'; of: Schema[]}
+  | {kind: 'table'; fields: Readonly<Record<string, Schema>>; required?: readonly string[]}
+  | {
+      kind: 'map'
+      values: Schema
+      /** How the reference names the type (default: "table of <values>"). */
+      typeName?: string
+      /** A problem with one entry (after the values' types are checked), named by its key. */
+      check?: (table: Record<string, unknown>) => {key: string; problem: string} | undefined
+    }
+  | {kind: 'union'; of: readonly Schema[]}
 
-const str: Schema = {kind: 'string'}
-const num: Schema = {kind: 'number'}
+// The builders keep their arguments' literal types, so `SchemaValue` below
+// can read the TypeScript type of every key off CONFIG_SCHEMA itself.
+const str = {kind: 'string'} as const
+const num = {kind: 'number'} as const
 /** Durations: a negative (or, for a timeout, zero) number of seconds is a mistake to report, not a value to use. */
-const nonNegative: Schema = {kind: 'number', min: 0}
-const positive: Schema = {kind: 'number', min: 0, exclusiveMin: true}
-const bool: Schema = {kind: 'boolean'}
-const any: Schema = {kind: 'any'}
-const oneOf = (...values: (string | boolean)[]): Schema => ({kind: 'enum', values})
-const table = (fields: Record<string, Schema>, required?: string[]): Schema => ({kind: 'table', fields, required})
-const map = (values: Schema): Schema => ({kind: 'map', values})
-const arrayOf = (items: Schema): Schema => ({kind: 'array', items})
-const union = (...of: Schema[]): Schema => ({kind: 'union', of})
+const nonNegative = {kind: 'number', min: 0} as const
+const positive = {kind: 'number', min: 0, exclusiveMin: true} as const
+const bool = {kind: 'boolean'} as const
+const any = {kind: 'any'} as const
+const oneOf = <const V extends readonly (string | boolean)[]>(...values: V): {kind: 'enum'; values: V} => ({kind: 'enum', values})
+const table = <const F extends Record<string, Schema>>(fields: F, required?: readonly string[]): {kind: 'table'; fields: F; required?: readonly string[]} =>
+  required ? {kind: 'table', fields, required} : {kind: 'table', fields}
+const map = <const V extends Schema>(values: V): {kind: 'map'; values: V} => ({kind: 'map', values})
+const arrayOf = <const I extends Schema>(items: I): {kind: 'array'; items: I} => ({kind: 'array', items})
+const union = <const U extends readonly Schema[]>(...of: U): {kind: 'union'; of: U} => ({kind: 'union', of})
+
+/** `editor.inline.keys.<mode>`: key spec → action (config/keymaps.ts). */
+const keyTable = (mode: KeymapName) => ({
+  kind: 'map' as const,
+  values: str,
+  typeName: 'table of key spec → action (see [Key bindings](#key-bindings))',
+  check: (table: Record<string, unknown>) => {
+    for (const [spec, action] of Object.entries(table)) {
+      const problem = bindingEntryProblem(mode, spec, action)
+      if (problem) return {key: spec, problem}
+    }
+    const dup = duplicateSpec(table)
+    return dup ? {key: dup.spec, problem: `the same key as "${dup.other}" in this table`} : undefined
+  },
+})
 
 const commandSchema = union(str, table({program: str, args: arrayOf(str), shell: bool}, ['program']))
 const composeSchema = oneOf(false, true, 'always', 'never')
 const providerSchema = table({base_url: str, api_key_env: str})
+
+/** `providers.llm`: one table per provider of PROVIDERS (./providers.ts), plus the shared timeout. */
+const providersSchema = table({
+  ...(Object.fromEntries(PROVIDER_NAMES.map((name) => [name, providerSchema])) as Record<ProviderName, typeof providerSchema>),
+  timeout_secs: positive,
+})
 
 const toolSchema = table({
   source: str,
@@ -41,13 +74,14 @@ const toolSchema = table({
   result: oneOf('unattended', 'ask', 'edit', 'skip'),
   cancellation_response: str,
   enable: bool,
+  env: table({inherit: oneOf('all', 'core', 'none'), keep: arrayOf(str), drop: arrayOf(str)}),
   parameters: map(
     table({type: str, description: str, required: bool, enum: arrayOf(any), items: map(any)}),
   ),
 })
 
-/** The schema of every key in SPEC §4 (mirrors ./types.ts). */
-export const CONFIG_SCHEMA: Schema = table({
+/** The schema of every key in SPEC §4 (./types.ts `Config` is its TypeScript shape; test/config/config-type.test.ts ties the two). */
+export const CONFIG_SCHEMA = table({
   assistant: table({
     model: table({
       id: str,
@@ -55,21 +89,15 @@ export const CONFIG_SCHEMA: Schema = table({
     }),
     system_prompt: str,
   }),
-  providers: table({
-    llm: table({
-      anthropic: providerSchema,
-      openai: providerSchema,
-      openrouter: providerSchema,
-      ollama: providerSchema,
-      llamacpp: providerSchema,
-      timeout_secs: positive,
-    }),
-  }),
+  providers: table({llm: providersSchema}),
   editor: table({
     cmd: commandSchema,
     envs: arrayOf(str),
     backend: str,
-    inline: table({edit_mode: oneOf('emacs', 'vi')}),
+    inline: table({
+      edit_mode: oneOf('emacs', 'vi'),
+      keys: table({emacs: keyTable('emacs'), vi_insert: keyTable('vi_insert'), vi_normal: keyTable('vi_normal')}),
+    }),
   }),
   interrupt: table({
     escalation_cooldown_secs: nonNegative,
@@ -77,8 +105,34 @@ export const CONFIG_SCHEMA: Schema = table({
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),
   query: table({compose_in_editor: composeSchema}),
+  style: table({markdown: bool, hyperlinks: bool, code_theme: oneOf('ansi', 'dark', 'light', 'mono')}),
   conversation: table({tools: map(toolSchema)}),
-})
+}) satisfies Schema
+
+/**
+ * The value a schema accepts, as a TypeScript type: every table key optional
+ * (a layer may set any subset), a union its members' values, a map a table of
+ * any keys. `SchemaValue<typeof CONFIG_SCHEMA>` is what one layer may hold.
+ */
+export type SchemaValue<S> = S extends {kind: 'string'}
+  ? string
+  : S extends {kind: 'number'}
+    ? number
+    : S extends {kind: 'boolean'}
+      ? boolean
+      : S extends {kind: 'any'}
+        ? unknown
+        : S extends {kind: 'enum'; values: readonly (infer V)[]}
+          ? V
+          : S extends {kind: 'array'; items: infer I}
+            ? SchemaValue<I>[]
+            : S extends {kind: 'table'; fields: infer F}
+              ? {-readonly [K in keyof F]?: SchemaValue<F[K]>}
+              : S extends {kind: 'map'; values: infer V}
+                ? {[K in string]?: SchemaValue<V>}
+                : S extends {kind: 'union'; of: readonly (infer U)[]}
+                  ? SchemaValue<U>
+                  : never
 
 /** A configuration layer: any subset of Config. */
 export type PartialConfig = DeepPartial<Config>

@@ -1,10 +1,22 @@
 // The typed shape of jp's merged configuration (SPEC §4). Loading, merging
-// and validation live in ./load.ts; everything else reads this shape.
+// and validation live in ./load.ts; everything else reads this shape. It is
+// the schema's shape (./schema.ts) with the keys the defaults always fill made
+// required: test/config/config-type.test.ts fails to compile when the two differ.
+import type {ProviderName} from './providers.js'
+
+export type {ProviderName} from './providers.js'
 
 /** Where a reply is composed: inline-first (false, "never") or editor-first (true, "always"). */
 export type ComposeInEditor = boolean | 'always' | 'never'
 
 export type EditMode = 'emacs' | 'vi'
+
+/** `editor.inline.keys`: the user's key bindings per table (key spec → action name), over the defaults of ./keymaps.ts. */
+export interface InlineKeysConfig {
+  emacs?: Record<string, string>
+  vi_insert?: Record<string, string>
+  vi_normal?: Record<string, string>
+}
 
 /** The `{program, args, shell}` table shared by `editor.cmd` and tool commands. */
 export interface CommandConfig {
@@ -18,7 +30,7 @@ export interface EditorSection {
   cmd?: string | CommandConfig
   envs: string[]
   backend: string
-  inline: {edit_mode: EditMode}
+  inline: {edit_mode: EditMode; keys?: InlineKeysConfig}
 }
 
 export type StreamingAction = 'prompt' | 'continue' | 'stop' | 'abort' | 'reply'
@@ -36,8 +48,6 @@ export interface ProviderConfig {
   api_key_env?: string
 }
 
-export type ProviderName = 'anthropic' | 'openai' | 'openrouter' | 'ollama' | 'llamacpp'
-
 export type ToolRunMode = 'ask' | 'unattended' | 'edit' | 'skip'
 export type ToolResultMode = 'unattended' | 'ask' | 'edit' | 'skip'
 
@@ -49,6 +59,13 @@ export interface ToolParameter {
   items?: Record<string, unknown>
 }
 
+/** `conversation.tools.NAME.env`: which of jp's environment variables the tool gets (tool/environment.ts). */
+export interface ToolEnvConfig {
+  inherit?: 'all' | 'core' | 'none'
+  keep?: string[]
+  drop?: string[]
+}
+
 export interface ToolConfig {
   source?: string
   command?: string | CommandConfig
@@ -57,6 +74,7 @@ export interface ToolConfig {
   result?: ToolResultMode
   cancellation_response?: string
   enable?: boolean
+  env?: ToolEnvConfig
   parameters?: Record<string, ToolParameter>
 }
 
@@ -69,14 +87,27 @@ export interface Config {
     system_prompt?: string
   }
   providers: {
-    /** One table per provider, plus `timeout_secs`: how long a request may wait for headers or data. */
+    /** One table per provider of PROVIDERS (./providers.ts), plus `timeout_secs`: how long a request may wait for headers or data. */
     llm: Record<ProviderName, ProviderConfig> & {timeout_secs?: number}
   }
   editor: EditorSection
   interrupt: InterruptSection
   /** Where a bare `jp query` on a terminal composes the query (SPEC §17). */
   query: {compose_in_editor: ComposeInEditor}
+  /** How assistant text looks on a terminal (SPEC §18 "Markdown on the terminal"). */
+  style: StyleSection
   conversation: {tools: Record<string, ToolConfig>}
+}
+
+/** `style.code_theme`: the named highlighting themes (src/lib/markdown/style.ts). */
+export type CodeThemeName = 'ansi' | 'dark' | 'light' | 'mono'
+
+export interface StyleSection {
+  /** Render the model's markdown when stdout is a terminal. */
+  markdown: boolean
+  /** OSC 8 hyperlinks around link text. */
+  hyperlinks: boolean
+  code_theme: CodeThemeName
 }
 
 export const DEFAULT_TOOL_CANCELLED_RESPONSE =

@@ -94,6 +94,8 @@ function check(s: Schema, v: unknown, path: string[], ctx: Ctx): void {
     }
   } else if (s.kind === 'map') {
     for (const [k, child] of Object.entries(v as Record<string, unknown>)) check(s.values, child, [...path, k], ctx)
+    const problem = s.check?.(v as Record<string, unknown>)
+    if (problem) fail(ctx, [...path, problem.key], problem.problem)
   }
 }
 
@@ -106,7 +108,21 @@ export function validatePartial(obj: unknown, source: string, opts: {text?: stri
   const path = opts.path ?? []
   check(schemaAt(path) ?? CONFIG_SCHEMA, obj, path, ctx)
   checkCommandWords(obj, path, ctx)
+  if (typeof obj === 'object' && obj !== null) origins.set(obj, ctx)
   return obj as PartialConfig
+}
+
+/** Where each validated layer came from, for problems only visible once layers are merged. */
+const origins = new WeakMap<object, Ctx>()
+
+/** The source (and TOML text) a layer was validated with; a filtered copy of a layer can take its original's. */
+export function layerOrigin(layer: object): Ctx | undefined {
+  return origins.get(layer)
+}
+
+export function copyLayerOrigin(from: object, to: object): void {
+  const ctx = origins.get(from)
+  if (ctx) origins.set(to, ctx)
 }
 
 /**

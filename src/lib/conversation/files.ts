@@ -4,16 +4,90 @@
 // corrupt file by path, line and column. Conversations hold private chats:
 // files are created 0600 and directories 0700.
 //
+// Nothing here follows a symbolic link (issue 28): a cloned repository can
+// ship `.jp/conversations/ID/events.log` as a link to one of your files.
+// Files are opened with O_NOFOLLOW (and must be regular files), new files
+// are created with O_EXCL (which fails on any link, dangling too), a rename
+// replaces a link rather than its target, and `realDir` checks the
+// directories on the way down. A link is refused with SymlinkRefusedError,
+// one line naming it.
+//
 // Hand-written rather than write-file-atomic: its 6.0.0 issues a single
 // write() and renames whatever it wrote, so a short write on a nearly full
 // disk became the new file. The few lines below loop until every byte is
 // written (a zero-byte write is an error), and only then rename.
 import {randomBytes} from 'node:crypto'
-import {chmod, mkdir, open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {chmod, lstat, mkdir, open, readdir, rename, unlink, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
+
+const {O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK} = constants
+/** Reading never follows a link, and a FIFO planted in place of a file cannot block the open. */
+const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+const UPDATE_FLAGS = O_RDWR | O_NOFOLLOW | O_NONBLOCK
+const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL
+
+/** A symbolic link where jp keeps its own files: refused, never followed. */
+export class SymlinkRefusedError extends Error {
+  readonly code = 'ELOOP'
+  constructor(readonly path: string) {
+    super(`refusing to use ${path}: it is a symbolic link, and jp follows no links inside .jp/ (replace it with the real file or directory)`)
+    this.name = 'SymlinkRefusedError'
+  }
+}
+
+/** Something that is not a regular file (a directory, a FIFO, a device) where jp keeps a file. */
+export class NotAFileError extends Error {
+  constructor(readonly path: string) {
+    super(`refusing to use ${path}: it is not a regular file`)
+    this.name = 'NotAFileError'
+  }
+}
+
+/** Opens `path` without following a link; undefined when it does not exist. */
+async function openNoFollow(path: string, flags: number): Promise<FileHandle | undefined> {
+  let fh: FileHandle
+  try {
+    fh = await open(path, flags)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    // O_NOFOLLOW on a link fails with ELOOP (EMLINK on some BSDs).
+    if (code === 'ELOOP' || code === 'EMLINK') throw new SymlinkRefusedError(path)
+    throw e
+  }
+  try {
+    if (!(await fh.stat()).isFile()) throw new NotAFileError(path)
+  } catch (e) {
+    await fh.close().catch(() => {})
+    throw e
+  }
+  return fh
+}
+
+/**
+ * Makes sure each of `dirs` (in order, outermost first) is a real directory
+ * when it exists: a link is refused, and so is anything else that is not a
+ * directory. Returns whether the last one exists.
+ */
+export async function realDirs(dirs: readonly string[]): Promise<boolean> {
+  for (const [i, dir] of dirs.entries()) {
+    let st
+    try {
+      st = await lstat(dir)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
+      throw e
+    }
+    if (st.isSymbolicLink()) throw new SymlinkRefusedError(dir)
+    if (!st.isDirectory()) throw new Error(`refusing to use ${dir}: it is not a directory`)
+    if (i === dirs.length - 1) return true
+  }
+  return dirs.length > 0
+}
 
 export class CorruptFileError extends Error {
   constructor(
@@ -109,25 +183,29 @@ export async function syncDir(dir: string, forPath = dir): Promise<void> {
  * Appends `data` to `path` (created 0600 when missing) and fsyncs it. When
  * the append cannot complete, the file is cut back to its old length (or
  * removed, when this call created it), so no partial record stays behind.
- * Returns the new size.
+ * With `knownSize`, the file is first cut to that length (a torn last line
+ * from a crash). Returns the new size. A link at `path` is refused.
  */
 export async function appendDurably(path: string, data: string | Uint8Array | Uint8Array[], knownSize?: number): Promise<number> {
   // Parts are written one after the other: a large chunk is never copied into one buffer first.
   const parts = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : Array.isArray(data) ? data : [data]
   let fh: FileHandle | undefined
-  let size = knownSize ?? -1
+  let size = -1
   let created = false
   try {
-    if (size < 0) {
-      try {
-        size = (await stat(path)).size
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        size = 0
-        created = true
-      }
+    fh = await openNoFollow(path, UPDATE_FLAGS)
+    if (fh) {
+      const onDisk = (await fh.stat()).size
+      size = knownSize ?? onDisk
+      if (onDisk > size) await fh.truncate(size)
+    } else {
+      // O_EXCL: a dangling link at `path` fails here instead of creating its target.
+      fh = await open(path, CREATE_FLAGS, FILE_MODE).catch((e: NodeJS.ErrnoException) => {
+        throw e.code === 'EEXIST' ? new SymlinkRefusedError(path) : e
+      })
+      created = true
+      size = 0
     }
-    fh = await open(path, created ? 'wx' : 'r+', FILE_MODE)
     let at = size
     for (const part of parts) {
       await writeAll(fh, part, at)
@@ -139,10 +217,10 @@ export async function appendDurably(path: string, data: string | Uint8Array | Ui
     if (created) await syncDir(dirname(path), path)
     return at
   } catch (error) {
+    if (fh && !created && size >= 0) await fh.truncate(size).catch(() => {})
     await fh?.close().catch(() => {})
     if (created) await unlink(path).catch(() => {})
-    else if (size >= 0) await truncate(path, size).catch(() => {})
-    if (error instanceof WriteFailedError) throw error
+    if (error instanceof WriteFailedError || error instanceof SymlinkRefusedError || error instanceof NotAFileError) throw error
     throw new WriteFailedError(path, error)
   }
 }
@@ -150,7 +228,9 @@ export async function appendDurably(path: string, data: string | Uint8Array | Ui
 /** Creates `dir` (and missing parents) 0700; an existing directory is tightened to 0700. */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, {recursive: true, mode: DIR_MODE})
-  const st = await stat(dir)
+  const st = await lstat(dir)
+  // A link is never chmodded: that would change its target.
+  if (st.isSymbolicLink()) throw new SymlinkRefusedError(dir)
   if ((st.mode & 0o777) !== DIR_MODE) await chmod(dir, DIR_MODE).catch(() => {})
 }
 
@@ -184,24 +264,20 @@ export async function readJson(path: string): Promise<unknown> {
   return text === undefined ? undefined : parseJson(path, text)
 }
 
-/** A file's bytes, or undefined when it does not exist. */
+/** A file's bytes, or undefined when it does not exist; a link or a non-file is refused. */
 export async function readBytes(path: string): Promise<Buffer | undefined> {
+  const fh = await openNoFollow(path, READ_FLAGS)
+  if (!fh) return undefined
   try {
-    return await readFile(path)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
+    return await fh.readFile()
+  } finally {
+    await fh.close()
   }
 }
 
-/** A file's text, or undefined when it does not exist. */
+/** A file's text, or undefined when it does not exist; a link or a non-file is refused. */
 export async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
-  }
+  return (await readBytes(path))?.toString('utf8')
 }
 
 export function parseJson(path: string, text: string): unknown {

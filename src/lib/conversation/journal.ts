@@ -18,7 +18,7 @@
 // is small, and otherwise at the first write of a command once the log has
 // grown as large as events.json: writes stay proportional to what changed,
 // amortised, and a streaming answer never rewrites the history.
-import {rm, truncate} from 'node:fs/promises'
+import {rm} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
 import {chunkOf, chunkText, type StreamedChunk} from './streamed-chunk.js'
 import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJson, writeFileDurably} from './files.js'
@@ -342,12 +342,8 @@ export class EventJournal {
       const header: Header = {jp_events_log: 1, base_bytes: this.baseBytes, base_events: this.baseEvents}
       text = JSON.stringify(header) + '\n' + text
     }
-    if (this.logFileBytes > this.logBytes) {
-      // A torn last line from a crash: cut it off before appending after it.
-      await truncate(this.logPath, this.logBytes)
-      this.logFileBytes = this.logBytes
-    }
     const parts = text === '' ? raw : [Buffer.from(text, 'utf8'), ...raw]
+    // From the end of the last complete line: a torn one left by a crash is cut off first.
     this.logBytes = await appendDurably(this.logPath, parts, this.logFileBytes === 0 ? undefined : this.logBytes)
     this.logFileBytes = this.logBytes
   }

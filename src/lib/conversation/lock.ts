@@ -1,14 +1,19 @@
 // A per-conversation lock: a file created exclusively (O_EXCL) holding the
-// owner's pid. A second process polls until `waitMs` has passed and then
-// fails naming the conversation and the holder. A lock whose pid no longer
-// exists on this host is taken over; the takeover itself is serialised by an
+// owner's pid and the time that process started. A second process polls
+// until `waitMs` has passed and then fails naming the conversation and the
+// holder. A lock whose holder no longer exists on this host is taken over —
+// also when its pid was reused by another process since (issue 28): a
+// process whose start time differs from the one recorded (or, for a lock
+// written by an older jp, that started after the lock was taken) is not the
+// holder. The takeover itself is serialised by an
 // exclusive mkdir so two waiters cannot both steal it. Something at the lock
 // path that is not a lock file (a directory, say), or a stale lock that
 // cannot be removed, fails at once with an error naming the path: waiting
 // cannot fix either, and retrying in a loop would only burn CPU.
 import {hostname} from 'node:os'
-import {lstat, mkdir, open, readFile, rmdir, stat, unlink} from 'node:fs/promises'
-import {unlinkSync} from 'node:fs'
+import {lstat, mkdir, open, rmdir, unlink} from 'node:fs/promises'
+import {readFileSync, unlinkSync} from 'node:fs'
+import {readText} from './files.js'
 
 export class ConversationLockedError extends Error {
   constructor(
@@ -36,6 +41,8 @@ interface LockInfo {
   pid: number
   host: string
   since: string
+  /** When the holder started (`processStartToken`); absent in locks older jp versions wrote. */
+  start?: string
 }
 
 /** Locks held by this process, released on exit even if nobody calls release. */
@@ -62,9 +69,68 @@ function alive(pid: number): boolean {
   }
 }
 
+/** `/proc/PID/stat` fields after the command name (which may hold spaces and parentheses). */
+function procStat(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')
+  } catch {
+    return undefined
+  }
+}
+
+let bootId: string | undefined
+function currentBootId(): string {
+  try {
+    bootId ??= readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+  } catch {
+    bootId = 'unknown-boot'
+  }
+  return bootId
+}
+
+/**
+ * Identifies one run of process `pid`: the boot and its start time in clock
+ * ticks since that boot (Linux /proc). A pid reused later gets another
+ * token. Undefined where the platform does not say (then only liveness counts).
+ */
+export function processStartToken(pid: number): string | undefined {
+  const ticks = procStat(pid)?.[19] // field 22, starttime
+  return ticks && /^\d+$/.test(ticks) ? `${currentBootId()}:${ticks}` : undefined
+}
+
+/** When process `pid` started (ms since the epoch, to about a second), where the platform says. */
+function processStartedAt(pid: number): number | undefined {
+  const ticks = Number(procStat(pid)?.[19])
+  let btime: number | undefined
+  try {
+    btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1])
+  } catch {
+    return undefined
+  }
+  // /proc reports in USER_HZ, 100 on every Linux ABI.
+  return Number.isFinite(ticks) && btime ? btime * 1000 + ticks * 10 : undefined
+}
+
+/** Clock slack when comparing a process's start with a lock's `since` (btime is whole seconds). */
+const START_SLACK_MS = 2000
+
+/** Whether the lock's holder is still the process running under its pid. */
+function holderAlive(info: LockInfo): boolean {
+  if (!alive(info.pid)) return false
+  if (info.start !== undefined) {
+    const now = processStartToken(info.pid)
+    return now === undefined || now === info.start
+  }
+  // A lock from an older jp: its holder started before it took the lock.
+  const started = processStartedAt(info.pid)
+  const since = Date.parse(info.since)
+  return started === undefined || !Number.isFinite(since) || started <= since + START_SLACK_MS
+}
+
 async function readInfo(path: string): Promise<LockInfo | undefined> {
   try {
-    const info = JSON.parse(await readFile(path, 'utf8')) as LockInfo
+    const info = JSON.parse((await readText(path)) ?? '') as LockInfo
     return typeof info.pid === 'number' ? info : undefined
   } catch {
     return undefined
@@ -75,6 +141,8 @@ async function tryCreate(path: string): Promise<boolean> {
   try {
     const fh = await open(path, 'wx', 0o600)
     const info: LockInfo = {pid: process.pid, host: hostname(), since: new Date().toISOString()}
+    const start = processStartToken(process.pid)
+    if (start !== undefined) info.start = start
     await fh.writeFile(JSON.stringify(info) + '\n')
     await fh.close()
     return true
@@ -90,11 +158,11 @@ async function takeOverStale(path: string, info: LockInfo | undefined): Promise<
     // Unreadable content: a holder that died between create and write, or a
     // writer still writing. Only treat it as stale once it is old.
     try {
-      if (Date.now() - (await stat(path)).mtimeMs < 2000) return false
+      if (Date.now() - (await lstat(path)).mtimeMs < 2000) return false
     } catch {
       return true
     }
-  } else if (info.host !== hostname() || alive(info.pid)) return false
+  } else if (info.host !== hostname() || holderAlive(info)) return false
   const guard = `${path}.takeover`
   try {
     await mkdir(guard)
@@ -102,7 +170,7 @@ async function takeOverStale(path: string, info: LockInfo | undefined): Promise<
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
     // Another process is taking over; a guard left by a crash expires.
     try {
-      if (Date.now() - (await stat(guard)).mtimeMs > 10_000) await rmdir(guard)
+      if (Date.now() - (await lstat(guard)).mtimeMs > 10_000) await rmdir(guard)
     } catch {
       // raced with its owner
     }

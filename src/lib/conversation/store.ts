@@ -4,12 +4,15 @@
 // atomic (files.ts); a corrupt file is reported by path and never overwritten
 // (load fails, so nothing is ever saved over it). A conversation is parsed
 // once per command: `load` remembers what it read, and the events are then
-// written as they change, never read back.
+// written as they change, never read back. No symbolic link inside `.jp/` is
+// followed (issue 28): `.jp`, `conversations/` and each conversation's
+// directory are checked on the way down (`realDirs`), and every file is
+// opened with no-follow semantics (files.ts); a link is refused by name.
 import {createHash} from 'node:crypto'
-import {chmod, mkdir, readdir, readFile, rm, stat} from 'node:fs/promises'
+import {chmod, lstat, mkdir, readdir, rm} from 'node:fs/promises'
 import {basename, join} from 'node:path'
 import type {ConversationEvent} from './events.js'
-import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, removeStaleTemps, toJson, writeFileDurably, writeIfChanged} from './files.js'
+import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, realDirs, removeStaleTemps, SymlinkRefusedError, toJson, writeFileDurably, writeIfChanged} from './files.js'
 import {EventJournal, loadEvents} from './journal.js'
 import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
@@ -116,13 +119,10 @@ export class ConversationStore {
     return join(userDataDir(this.env), 'workspaces', key, 'conversations', conv, 'QUERY_MESSAGE.md')
   }
 
+  /** Whether conversation `id` exists; a link on the way (`.jp`, `conversations/`, its directory) is refused. */
   async exists(id: string): Promise<boolean> {
     if (!SAFE_ID.test(id)) return false
-    try {
-      return (await stat(this.paths(id).dir)).isDirectory()
-    } catch {
-      return false
-    }
+    return realDirs([this.workspace.jpDir, this.workspace.conversationsDir, this.paths(id).dir])
   }
 
   private async mustExist(id: string): Promise<ConversationPaths> {
@@ -131,19 +131,27 @@ export class ConversationStore {
   }
 
   async list(): Promise<ConversationSummary[]> {
+    if (!(await realDirs([this.workspace.jpDir, this.workspace.conversationsDir]))) return []
     let names: string[]
+    const links = new Set<string>()
     try {
-      names = (await readdir(this.workspace.conversationsDir, {withFileTypes: true}))
-        .filter((d) => d.isDirectory() && SAFE_ID.test(d.name))
-        .map((d) => d.name)
+      const entries = (await readdir(this.workspace.conversationsDir, {withFileTypes: true})).filter((d) => SAFE_ID.test(d.name))
+      for (const d of entries) if (d.isSymbolicLink()) links.add(d.name)
+      names = entries.filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => d.name)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
       throw e
     }
-    const active = await this.activeId()
+    const active = await this.activeId().catch(() => undefined)
     const out: ConversationSummary[] = []
     for (const id of names) {
       const summary: ConversationSummary = {id, active: id === active}
+      // Listed, so the user sees it, but never read through.
+      if (links.has(id)) {
+        summary.error = new SymlinkRefusedError(this.paths(id).dir).message
+        out.push(summary)
+        continue
+      }
       try {
         const meta = await this.readMetadata(this.paths(id).metadata)
         for (const k of META_STRING_KEYS) if (typeof meta[k] === 'string') summary[k] = meta[k] as string
@@ -212,7 +220,7 @@ export class ConversationStore {
     const p = this.paths(id)
     const states = await Promise.all(
       [p.events, p.eventsLog, p.metadata, p.baseConfig].map((f) =>
-        stat(f, {bigint: true}).then(
+        lstat(f, {bigint: true}).then(
           (s) => `${s.ino}:${s.size}:${s.mtimeNs}`,
           () => '-',
         ),
@@ -276,16 +284,17 @@ export class ConversationStore {
     return join(this.workspace.jpDir, 'active_conversation')
   }
 
-  /** The active conversation, or undefined when none is set or it no longer exists. */
+  /**
+   * The active conversation, or undefined when none is set or it no longer
+   * exists. A link at `.jp/active_conversation` (or on the way to the
+   * conversation) is refused, not followed.
+   */
   async activeId(): Promise<string | undefined> {
-    let id: string
-    try {
-      const text = await readFile(this.activeFile, 'utf8')
-      this.known.set(this.activeFile, text)
-      id = text.trim()
-    } catch {
-      return undefined
-    }
+    if (!(await realDirs([this.workspace.jpDir]))) return undefined
+    const text = await readText(this.activeFile)
+    if (text === undefined) return undefined
+    this.known.set(this.activeFile, text)
+    const id = text.trim()
     return id && (await this.exists(id)) ? id : undefined
   }
 
@@ -314,11 +323,7 @@ export class ConversationStore {
       await release()
     }
     await rm(join(this.draftPath(id), '..'), {recursive: true, force: true})
-    try {
-      if ((await readFile(this.activeFile, 'utf8')).trim() === id) await rm(this.activeFile, {force: true})
-    } catch {
-      // no active file
-    }
+    if ((await readText(this.activeFile).catch(() => undefined))?.trim() === id) await rm(this.activeFile, {force: true})
   }
 
   /**
@@ -352,7 +357,7 @@ export class ConversationStore {
   async compactEvents(id: string): Promise<void> {
     // No journal: events.json already holds everything, and is not parsed here,
     // so a corrupt one can still be opened to be repaired.
-    if (!this.journals.has(id) && !(await stat(this.paths(id).eventsLog).catch(() => undefined))) return
+    if (!this.journals.has(id) && !(await lstat(this.paths(id).eventsLog).catch(() => undefined))) return
     const conv = await this.load(id)
     const journal = await this.journal(id)
     if (journal.hasLog) await journal.compact(conv.events)
@@ -400,8 +405,8 @@ export class ConversationStore {
     try {
       // With the lock held nobody else is writing: temp files are a crashed write's leftovers.
       await removeStaleTemps(p.dir)
-      // Conversations written by older versions were 0755.
-      if (((await stat(p.dir)).mode & 0o777) !== DIR_MODE) await chmod(p.dir, DIR_MODE)
+      // Conversations written by older versions were 0755 (the directory is no link: mustExist checked).
+      if (((await lstat(p.dir)).mode & 0o777) !== DIR_MODE) await chmod(p.dir, DIR_MODE)
     } catch {
       // Tidying is best effort; the writes themselves report real problems.
     }

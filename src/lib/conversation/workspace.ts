@@ -4,6 +4,7 @@
 // once, at that moment (see `ensureWorkspace`): after that it simply exists.
 import {mkdir, stat} from 'node:fs/promises'
 import {basename, dirname, join, resolve} from 'node:path'
+import {realDirs} from './files.js'
 import {userDataDir} from './paths.js'
 
 export interface Workspace {
@@ -62,6 +63,7 @@ export async function findWorkspace(opts: {cwd: string; explicit?: string; env?:
 /** Creates `<dir>/.jp/conversations/`; returns the workspace. Existing files are left alone. */
 export async function initWorkspace(dir: string, opts: {isDefault?: boolean} = {}): Promise<Workspace> {
   const ws = workspaceAt(resolve(dir), opts.isDefault ?? false)
+  await realDirs([ws.jpDir, ws.conversationsDir]) // never created through a link (files.ts)
   await mkdir(ws.conversationsDir, {recursive: true})
   return ws
 }
@@ -72,7 +74,8 @@ export async function initWorkspace(dir: string, opts: {isDefault?: boolean} = {
  * moment jp tells the user where their conversations went.
  */
 export async function ensureWorkspace(ws: Workspace): Promise<boolean> {
-  if (await isDir(ws.conversationsDir)) return false
+  // `.jp` or `conversations/` as a link is refused, not created through (files.ts).
+  if (await realDirs([ws.jpDir, ws.conversationsDir])) return false
   await mkdir(ws.conversationsDir, {recursive: true})
   return true
 }

@@ -18,8 +18,8 @@ import {isatty, type ReadStream} from 'node:tty'
 
 import type {EditorCommand} from '../config/editor.js'
 import {ignoreSigintDuring} from '../process/sigint-guard.js'
-import {openTtyFd} from '../process/tty.js'
-import {handTerminalToChild} from '../printer/terminal-state.js'
+import {handTerminalToChild} from '../terminal/borrow.js'
+import {openTtyFd} from '../terminal/tty.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -97,7 +97,7 @@ export class TerminalEditorBackend implements EditorBackend {
     const terminal = openEditorTerminal()
     const resume = suspendOwnTerminal()
     // Whatever the editor does to the terminal and however it ends, jp
-    // gets the terminal back as it was (printer/terminal-state.ts).
+    // gets the terminal back as it was (terminal/borrow.ts).
     const takeBack = handTerminalToChild()
     const started = performance.now()
     let result

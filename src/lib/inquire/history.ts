@@ -61,6 +61,23 @@ export class HistoryWalk {
     return this.items[this.index]
   }
 
+  /** The entry shown now (entries.length: the draft). */
+  get position(): number {
+    return this.index
+  }
+
+  /** What Down comes back to after the newest entry (kept while older entries are shown). */
+  get savedDraft(): string {
+    return this.draft
+  }
+
+  /** Stands on entry `index` (a history search took it); `draft` is what Down comes back to. */
+  jumpTo(index: number, draft: string): void {
+    if (index < 0 || index >= this.items.length) return
+    if (this.index === this.items.length) this.draft = draft
+    this.index = index
+  }
+
   /** The next newer entry (the draft after the newest), or undefined at the draft. */
   next(): string | undefined {
     if (this.index >= this.items.length) return undefined

@@ -15,7 +15,7 @@ import type {Theme} from '@inquirer/core'
 import {LineEditor} from './core/line-editor.js'
 import {createEditMode, type EditAction, type EditModeHandler} from './edit-mode/index.js'
 import {HistoryWalk, ReplyHistory} from './history.js'
-import {buildFrame, type ReplyView} from './render/frame.js'
+import {buildFrame, dim, type ReplyView} from './render/frame.js'
 import {LineLayoutCache} from './render/layout.js'
 import type {PromptTerminal} from './prompt-terminal.js'
 import type {ScreenFrame} from './screen.js'
@@ -39,6 +39,8 @@ export interface InlineReplyConfig {
   history?: readonly string[] | ReplyHistory
   /** Told the buffer after every change (drafts saved as they are typed); must not block. */
   onChange?: (text: string) => void
+  /** Shown dim while the buffer is empty, never part of it (inquirer's `default` look). */
+  placeholder?: string
   /** An inquirer theme; only `prefix` is used (none by default). */
   theme?: PartialDeep<Theme>
 }
@@ -66,6 +68,9 @@ interface ReplyPromptConfig {
   history: ReplyHistory | undefined
   entries: readonly string[]
   onChange?: (text: string) => void
+  placeholder?: string
+  /** Told the buffer when the prompt ends, however it ends. */
+  onEnd: (text: string) => void
   theme?: PartialDeep<Theme>
 }
 
@@ -89,6 +94,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       ended: false,
       /** An open-editor outcome hands the text on; it is not a draft to remember. */
       keepDraft: true,
+      /** Ended by Ctrl+C or Ctrl+D: the last picture says so. */
+      cancelled: false,
     }
   })
   const {editor, mode, walk, cache} = session
@@ -105,11 +112,13 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     text: editor.text,
     cursor: editor.cursor,
     help: withHelp && help() !== '' ? help() : undefined,
+    // Only while the prompt is live: the last picture shows what was sent.
+    placeholder: withHelp ? config.placeholder : undefined,
     width: term.columns(),
     height: term.rows(),
     color: config.color,
   })
-  const finalFrame = () => lastFrame(view(false), cache)
+  const finalFrame = () => lastFrame(view(false), cache, session.cancelled ? CANCELLED_MARK : undefined)
   const plain = () => (message ? `${message} ${editor.text}` : editor.text)
 
   useEffect((t) => {
@@ -121,6 +130,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
     }
     return () => {
+      config.onEnd(editor.text)
       if (session.keepDraft) config.history?.record(editor.text)
       // Ended by a signal, a hang-up or an abort: draw the last picture too.
       if (!session.ended && !t.dumb) t.screen.render(finalFrame())
@@ -136,11 +146,14 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     const end = (outcome: ReplyOutcome) => {
       session.ended = true
       session.keepDraft = outcome.type !== 'open-editor'
+      session.cancelled = outcome.type === 'cancelled'
       // The last picture, unless the frame is about to be erased for the editor.
       if (outcome.type !== 'open-editor') setStatus('done')
       done(outcome)
     }
-    applyAction(action, {editor, walk, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end})
+    // Ctrl+C is the ladder's key; any other cancel (Ctrl+D on an empty buffer) is not.
+    const cancelReason = key.ctrl && !key.meta && key.name === 'c' ? 'interrupted' : 'cancelled'
+    applyAction(action, {editor, walk, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end, cancelReason})
   })
 
   if (term.dumb) return plain()
@@ -150,9 +163,24 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   return frame
 })
 
-/** The last picture: the whole buffer, no help line, cursor below it. */
-function lastFrame(view: ReplyView, cache: LineLayoutCache): ScreenFrame {
+/** Ends the last picture of a reply cancelled with a key, so the screen says what became of it. */
+const CANCELLED_MARK = '(cancelled)'
+
+/** The last picture: the whole buffer, no help line, cursor below it; `mark` (dim) after the buffer. */
+function lastFrame(view: ReplyView, cache: LineLayoutCache, mark?: string): ScreenFrame {
   const frame = buildFrame(view, cache, 0, false)
+  if (mark !== undefined) {
+    const shown = dim(mark, view.color)
+    const last = frame.rows.length - 1
+    // On the buffer's last row when it fits, else on a row of its own.
+    if (frame.widths[last] + 1 + mark.length <= view.width - 1) {
+      frame.rows = [...frame.rows.slice(0, last), `${frame.rows[last]} ${shown}`]
+      frame.widths = [...frame.widths.slice(0, last), frame.widths[last] + 1 + mark.length]
+    } else {
+      frame.rows = [...frame.rows, shown]
+      frame.widths = [...frame.widths, mark.length]
+    }
+  }
   return {...frame, cursorRow: frame.rows.length - 1, cursorCol: 0, final: true}
 }
 
@@ -165,7 +193,15 @@ function helpLine(config: ReplyPromptConfig, shape: 'bar' | 'block'): string {
 /** What one edit action does to the open prompt (the hooks stay in the prompt's body). */
 function applyAction(
   action: EditAction,
-  p: {editor: LineEditor; walk: HistoryWalk; onChange?: (text: string) => void; term: PromptTerminal; bump(): void; end(outcome: ReplyOutcome): void},
+  p: {
+    editor: LineEditor
+    walk: HistoryWalk
+    onChange?: (text: string) => void
+    term: PromptTerminal
+    bump(): void
+    end(outcome: ReplyOutcome): void
+    cancelReason: 'interrupted' | 'cancelled'
+  },
 ): void {
   const {editor} = p
   const load = (text: string | undefined) => {
@@ -199,7 +235,7 @@ function applyAction(
       p.end({type: 'submit', text: editor.text})
       return
     case 'cancel':
-      p.end({type: 'cancelled'})
+      p.end({type: 'cancelled', reason: p.cancelReason, text: editor.text})
       return
     case 'open-editor':
       // Erased, not left behind: the prompt comes back in this very place
@@ -207,6 +243,7 @@ function applyAction(
       p.term.screen.clearOnDone()
       p.end({type: 'open-editor', currentText: editor.text})
       return
+    case 'history-search':
     case 'none':
       return
   }
@@ -219,6 +256,8 @@ export async function inlineReply(config: InlineReplyConfig, context?: InlineRep
   const lines = config.message.split('\n').map((l) => sanitizeUntrusted(l))
   const promptLine = lines.pop()!
   const history = config.history instanceof ReplyHistory ? config.history : undefined
+  // The buffer as the prompt left it, for an end from outside.
+  let lastText = config.initialText ?? ''
   try {
     return await replyPrompt(
       {
@@ -232,13 +271,15 @@ export async function inlineReply(config: InlineReplyConfig, context?: InlineRep
         history,
         entries: history ? history.entries() : [...((config.history as readonly string[] | undefined) ?? [])],
         onChange: config.onChange,
+        placeholder: config.placeholder,
+        onEnd: (text) => (lastText = text),
         theme: config.theme,
       },
       {...context, env, preamble: lines.length > 0 ? lines.join('\r\n') + '\r\n' : undefined},
     )
   } catch (error) {
-    // A terminating signal, a hang-up or an abort ends the reply like Ctrl+C.
-    if (isPromptTerminated(error)) return {type: 'cancelled'}
+    // A terminating signal, a hang-up or an abort ends the reply; nobody pressed a key.
+    if (isPromptTerminated(error)) return {type: 'cancelled', reason: 'terminated', text: lastText}
     throw error
   }
 }

@@ -2,7 +2,8 @@
 // press answers — no Enter — except Enter itself, which picks the default.
 // `?` prints `key - description` lines and asks again; any other key prints
 // `Invalid option` and the help. Ctrl+C rejects as 'interrupted' (the
-// interrupt menu escalates on it), Esc as 'cancelled' (the menu continues).
+// interrupt menu escalates on it), Esc as 'cancelled' (the menu continues),
+// an end from outside (signal, hang-up, abort) as 'terminated'.
 //
 // An inquirer prompt on the vendored, patched core (like inlineReply). Its
 // view is the transcript of the exchange so far, which only ever grows at
@@ -83,8 +84,8 @@ export async function inlineSelect(config: InlineSelectConfig, context?: PromptC
   try {
     answer = await selectPrompt({keys, default: config.default, question: `${promptLine} [${[...keys, '?'].join(',')}] `, help: helpText(config)}, {...context, preamble})
   } catch (error) {
-    // A terminating signal, a hang-up or an abort: nobody answered.
-    if (isPromptTerminated(error)) throw new PromptCancelledError('interrupted')
+    // A terminating signal, a hang-up or an abort: nobody answered (and nobody pressed Ctrl+C).
+    if (isPromptTerminated(error)) throw new PromptCancelledError('terminated')
     throw error
   }
   if ('cancelled' in answer) throw new PromptCancelledError(answer.cancelled)

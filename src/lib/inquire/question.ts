@@ -13,7 +13,8 @@
 // therefore delivers one key per read, cut at the boundaries our KeyDecoder
 // finds (an escape sequence stays whole).
 import {PassThrough, Writable} from 'node:stream'
-import {keyFeed, NoTerminalError, openTty} from './tty.js'
+import {openTty} from '../terminal/tty.js'
+import {keyFeed, NoTerminalError} from './tty.js'
 import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
 
 export interface QuestionOptions {

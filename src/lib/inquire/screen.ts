@@ -5,8 +5,8 @@
 // widths, cursor); the screen hands it to the diffing Painter, which writes
 // only what changed — or, on TERM=dumb, to the DumbPainter, which never
 // addresses the cursor.
-import {claimPromptArea} from '../printer/terminal-owner.js'
-import {ERASE_BELOW, RESTORE_CURSOR} from '../printer/terminal-state.js'
+import {claimPromptArea} from '../terminal/owner.js'
+import {ERASE_BELOW, RESTORE_CURSOR} from '../terminal/sequences.js'
 import {DumbPainter, Painter, type Writer} from './render/painter.js'
 import {displayWidth, graphemes} from './text.js'
 
@@ -103,7 +103,7 @@ export class PromptScreen {
   }
 
   /**
-   * While the prompt is open it owns the terminal (printer/terminal-owner):
+   * While the prompt is open it owns the terminal (terminal/owner.ts):
    * whatever else is written meanwhile is printed above it and the prompt
    * draws itself again. Returns the release.
    */

@@ -24,7 +24,7 @@ export class TerminalPromptBackend implements PromptBackend {
   }
 
   inlineSelect(config: InlineSelectConfig): Promise<string> {
-    return inlineSelect(config, this.context)
+    return inlineSelect(config, this.contextFor(config.signal))
   }
 
   inlineReply(request: InlineReplyRequest): Promise<ReplyOutcome> {
@@ -40,9 +40,17 @@ export class TerminalPromptBackend implements PromptBackend {
         editorEscape: request.editorEscape,
         history: request.history ? this.history : undefined,
         onChange: request.onChange,
+        placeholder: request.placeholder,
       },
-      this.context,
+      this.contextFor(request.signal),
     )
+  }
+
+  /** The backend's context with one prompt's own abort signal joined to it. */
+  private contextFor(signal: AbortSignal | undefined): InlineReplyContext | undefined {
+    if (signal === undefined) return this.context
+    const shared = this.context?.signal
+    return {...this.context, signal: shared ? AbortSignal.any([shared, signal]) : signal}
   }
 
   async confirm(message: string, defaultValue: boolean): Promise<boolean> {

@@ -4,8 +4,17 @@ import type {EditMode} from '../config/types.js'
 
 export type ReplyOutcome =
   | {type: 'submit'; text: string}
-  | {type: 'cancelled'}
+  /**
+   * `reason`: Ctrl+C is 'interrupted', Ctrl+D on an empty buffer 'cancelled',
+   * a prompt ended from outside (a signal, a hang-up, an abort) 'terminated'.
+   * `text`: the buffer as it was, so a caller that shows the prompt again
+   * loses nothing. Both absent from older backends: treat as 'cancelled'.
+   */
+  | {type: 'cancelled'; reason?: CancelReason; text?: string}
   | {type: 'open-editor'; currentText: string}
+
+/** Why a prompt ended without an answer; see {@link PromptCancelledError}. */
+export type CancelReason = 'interrupted' | 'cancelled' | 'terminated'
 
 export interface SelectOption {
   key: string
@@ -16,6 +25,8 @@ export interface InlineSelectConfig {
   message: string
   options: SelectOption[]
   default?: string
+  /** Ends this prompt from outside (it then rejects, reason 'terminated'). */
+  signal?: AbortSignal
 }
 
 export interface PromptContext {
@@ -26,13 +37,15 @@ export interface PromptContext {
 
 /**
  * Why a prompt ended without an answer. Ctrl+C is 'interrupted' (the interrupt
- * menu escalates on it), Esc is 'cancelled' (the menu continues). Compare by
- * `name` / `reason`, not `instanceof`.
+ * menu escalates on it), Esc is 'cancelled' (the menu continues), and a
+ * prompt ended from outside — a terminating signal, a hang-up, an abort — is
+ * 'terminated' (nobody pressed anything: a tool prompt must not read it as a
+ * Ctrl+C). Compare by `name` / `reason`, not `instanceof`.
  */
 export class PromptCancelledError extends Error {
-  readonly reason: 'interrupted' | 'cancelled'
-  constructor(reason: 'interrupted' | 'cancelled', message?: string) {
-    super(message ?? (reason === 'interrupted' ? 'Prompt interrupted' : 'Prompt cancelled'))
+  readonly reason: CancelReason
+  constructor(reason: CancelReason, message?: string) {
+    super(message ?? (reason === 'interrupted' ? 'Prompt interrupted' : reason === 'terminated' ? 'Prompt ended' : 'Prompt cancelled'))
     this.name = 'PromptCancelledError'
     this.reason = reason
   }
@@ -60,6 +73,10 @@ export interface InlineReplyRequest {
   history?: string[]
   /** Told the buffer after every change (drafts saved as they are typed); must not block. */
   onChange?: (text: string) => void
+  /** Shown dim while the buffer is empty; never part of it (as inquirer shows a default). */
+  placeholder?: string
+  /** Ends this prompt from outside (it then resolves `cancelled`, reason 'terminated'). */
+  signal?: AbortSignal
 }
 
 /** The prompt seam: a terminal implementation and a scripted mock. */

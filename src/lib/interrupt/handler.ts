@@ -4,9 +4,10 @@
 // the caller owns the stream, the tool process and the shutdown.
 import type {ComposeInEditor, EditMode, InterruptSection} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
-import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
+import {isPromptCancelled, type CancelReason, type PromptBackend, type SelectOption} from '../inquire/types.js'
 import {composeText} from '../compose/compose.js'
 import type {ToolInterruptAction} from '../tool/coordinator.js'
+import type {ToolPromptInterruptAction} from '../tool/prompter.js'
 import type {ComposeDeps} from '../compose/inline.js'
 import {errorLine} from '../text/one-line.js'
 
@@ -27,15 +28,31 @@ export type StreamingInterruptAction =
 // The tool coordinator defines what it needs from a tool-run Ctrl+C; this module answers it.
 export type {ToolInterruptAction} from '../tool/coordinator.js'
 
+// A Ctrl+C at a tool prompt: answered by the `[b,r,s,?]` menu.
+export type {ToolPromptInterruptAction} from '../tool/prompter.js'
+
 /** A press between turn phases (persisting, between two tool calls). */
-export type TurnInterruptAction = {type: 'continue'} | {type: 'stop'} | {type: 'escalate'}
+export type TurnInterruptAction =
+  | {type: 'continue'}
+  /** Send `text` as the next user message (calls not yet answered are answered as interrupted). */
+  | {type: 'reply'; text: string; fromEditor: boolean}
+  | {type: 'stop'}
+  | {type: 'escalate'}
 
 /** A press outside any turn phase (finishing up, any gap of a query once its router exists). */
 export type FallbackInterruptAction = {type: 'continue'} | {type: 'quit'} | {type: 'escalate'}
 
 export const TURN_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue turn'},
+  {key: 'r', description: 'Reply (send a message, continue)'},
   {key: 's', description: 'Stop (save & exit)'},
+]
+
+/** A tool prompt (permission, arguments, result) interrupted: Esc is `b`. */
+export const TOOL_PROMPT_MENU: SelectOption[] = [
+  {key: 'b', description: 'Back to the prompt'},
+  {key: 'r', description: 'Stop & reply (this and the remaining calls are not run)'},
+  {key: 's', description: 'Stop (skip the remaining calls, save & exit)'},
 ]
 
 export const FALLBACK_MENU: SelectOption[] = [
@@ -43,8 +60,11 @@ export const FALLBACK_MENU: SelectOption[] = [
   {key: 'q', description: 'Quit gracefully'},
 ]
 
-/** A menu's reply: non-blank text, a blank submit, or backed out of. */
-export type ReplyResult = {type: 'reply'; text: string; fromEditor: boolean} | {type: 'empty'} | {type: 'cancelled'}
+/** A menu's reply: non-blank text, a blank submit, or backed out of (`reason` 'interrupted': with Ctrl+C). */
+export type ReplyResult =
+  | {type: 'reply'; text: string; fromEditor: boolean}
+  | {type: 'empty'}
+  | {type: 'cancelled'; reason?: CancelReason}
 
 /** The menus' reply: {@link composeText} by the menu's `compose_in_editor`, the text named a reply. */
 export async function collectReply(deps: ComposeDeps, message: string, compose: ComposeInEditor): Promise<ReplyResult> {
@@ -96,6 +116,13 @@ export interface InterruptHandlerDeps {
    * its message start with the key press (SignalRouter.shutdown).
    */
   onEscalate?: () => void
+  /**
+   * Ctrl+C typed at the reply prompt of a configured `reply` / `respond`
+   * action, which stands where the menu would: fed to the ladder as a press
+   * (SignalRouter.handle). True when it began the graceful shutdown (a
+   * second press within the cooldown); false: back to the work.
+   */
+  pressAgain?: () => boolean
 }
 
 type MenuChoice = {key: string} | {escalate: true}
@@ -125,9 +152,11 @@ export class InterruptHandler {
       }
 
       case 'reply': {
-        // No menu to return to: backing out of the reply resumes the response.
+        // No menu to return to: backing out of the reply resumes the response,
+        // unless that Ctrl+C is the second press of the ladder.
         const reply = await this.collectReply(REPLY_PROMPT, compose)
-        return reply.type === 'reply' ? reply : keepGoing
+        if (reply.type === 'reply') return reply
+        return this.isSecondPress(reply) ? {type: 'escalate'} : keepGoing
       }
 
       default: {
@@ -187,6 +216,7 @@ export class InterruptHandler {
       case 'respond': {
         // No menu to return to: a cancelled reply is the canned response too.
         const reply = await this.collectReply(REPLY_PROMPT, compose)
+        if (reply.type !== 'reply' && this.isSecondPress(reply)) return {type: 'escalate'}
         return {
           type: 'respond',
           content: reply.type === 'reply' ? customToolResponse(reply.text) : cancellationResponse,
@@ -231,13 +261,34 @@ export class InterruptHandler {
 
   /**
    * A Ctrl+C between turn phases. Nothing is unsaved there (the last phase
-   * persisted), so there is no abort; there is no reply either (decisions.md:
-   * a reply at a gap could land between a tool call and its result).
+   * persisted), so there is no abort. A reply is composed as the streaming
+   * menu's is; an empty or cancelled one returns to the menu.
    */
   async handleTurnInterrupt(): Promise<TurnInterruptAction> {
-    const choice = await this.menu(TURN_MENU)
-    if ('escalate' in choice) return {type: 'escalate'}
-    return choice.key === 's' ? {type: 'stop'} : {type: 'continue'}
+    for (;;) {
+      const choice = await this.menu(TURN_MENU)
+      if ('escalate' in choice) return {type: 'escalate'}
+      if (choice.key === 's') return {type: 'stop'}
+      if (choice.key !== 'r') return {type: 'continue'}
+      const reply = await this.collectReply(REPLY_PROMPT, this.deps.config.streaming.compose_in_editor)
+      if (reply.type === 'reply') return reply
+    }
+  }
+
+  /**
+   * A Ctrl+C at a tool prompt (permission, arguments, result): `b` back to
+   * the prompt (Esc too), `r` stop and reply (composed as the tool menu's
+   * reply; empty or cancelled returns here), `s` stop.
+   */
+  async handleToolPromptInterrupt(): Promise<ToolPromptInterruptAction> {
+    for (;;) {
+      const choice = await this.menu(TOOL_PROMPT_MENU, 'b')
+      if ('escalate' in choice) return {type: 'escalate'}
+      if (choice.key === 'b') return {type: 'back'}
+      if (choice.key === 's') return {type: 'stop'}
+      const reply = await this.collectReply(REPLY_PROMPT, this.deps.config.tool_call.compose_in_editor)
+      if (reply.type === 'reply') return reply
+    }
   }
 
   /** The floor of the ladder: a Ctrl+C with no more specific scope. No configuration, by design. */
@@ -252,14 +303,19 @@ export class InterruptHandler {
     return collectReply(this.deps, message, compose)
   }
 
-  /** Ctrl+C at the menu escalates; Esc is `c`. Any answer resets the ladder. */
-  private async menu(options: SelectOption[]): Promise<MenuChoice> {
+  /** A reply backed out of with Ctrl+C that the ladder counts as its second press. */
+  private isSecondPress(reply: ReplyResult): boolean {
+    return reply.type === 'cancelled' && reply.reason === 'interrupted' && (this.deps.pressAgain?.() ?? false)
+  }
+
+  /** Ctrl+C at the menu escalates; Esc is `escKey` (continue). Any answer resets the ladder. */
+  private async menu(options: SelectOption[], escKey = 'c'): Promise<MenuChoice> {
     let choice: MenuChoice
     try {
       choice = {key: await this.deps.backend.inlineSelect({message: INTERRUPT_MENU_TITLE, options})}
     } catch (error) {
       if (isPromptCancelled(error) && error.reason === 'cancelled') {
-        choice = {key: 'c'}
+        choice = {key: escKey}
       } else {
         if (!isPromptCancelled(error)) {
           // The menu could not be shown (terminal gone): nobody can answer, so

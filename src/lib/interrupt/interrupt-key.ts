@@ -19,8 +19,10 @@
 // its meaning.
 import tty from 'node:tty'
 
-import {closeTtyFd, openTtyFd, withTtyFd} from '../process/tty.js'
-import {applyTerminalModes, onTerminalBorrow, registerRestore, saveTerminalModes, type Borrower} from '../printer/terminal-state.js'
+import {onTerminalBorrow, type Borrower} from '../terminal/borrow.js'
+import {applyTerminalModes, saveTerminalModes} from '../terminal/modes.js'
+import {registerRestore} from '../terminal/restore.js'
+import {closeTtyFd, openTtyFd, withTtyFd} from '../terminal/tty.js'
 
 /** ETX: what the terminal sends for Ctrl+C once it no longer turns it into SIGINT. */
 const CTRL_C = 0x03

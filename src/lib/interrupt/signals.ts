@@ -12,8 +12,8 @@
 // the process groups of tools still running (process/child-groups.ts).
 import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
-import {hasControllingTerminal} from '../process/tty.js'
-import {installTerminalRestoreHooks, restoreTerminal} from '../printer/terminal-state.js'
+import {installTerminalRestoreHooks, restoreTerminal} from '../terminal/restore.js'
+import {hasControllingTerminal} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
 

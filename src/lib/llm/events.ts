@@ -15,22 +15,67 @@ export function parseStreamRecord(provider: string, text: string, what: string):
 }
 
 /**
- * A tool call event from accumulated argument text. Empty text means no
- * arguments; anything that is not a JSON object is kept raw and flagged, so
- * the caller can report it to the model instead of crashing.
+ * How deep tool arguments may nest. JSON.parse takes any depth, but
+ * JSON.stringify, structuredClone and every recursive walk after it overflow
+ * the stack somewhere past ten thousand levels (200k levels ended a query
+ * with `Maximum call stack size exceeded`, issue 28); no tool needs a tenth
+ * of this.
  */
-export function toolCallEvent(id: string, name: string, raw: string): ToolCallEvent {
-  const text = raw.trim()
-  if (text === '') return {type: 'tool_call', id, name, arguments: {}}
-  try {
-    const parsed: unknown = JSON.parse(text)
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return {type: 'tool_call', id, name, arguments: parsed as Record<string, unknown>}
+export const MAX_ARGUMENT_DEPTH = 1000
+
+/** Whether `value` nests arrays/objects deeper than `limit` levels (iterative: any depth is safe to ask about). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (depth + 1 > limit) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
     }
-  } catch {
-    // fall through: flagged below
   }
-  return {type: 'tool_call', id, name, arguments: {}, invalidArguments: true, rawArguments: raw}
+  return false
+}
+
+/** JSON text of a value from a server, for a message: a hostile depth cannot overflow the stack. */
+export function quotedJson(value: unknown): string {
+  return nestedDeeperThan(value, 64) ? '(a deeply nested value)' : JSON.stringify(value)
+}
+
+/** The one line the model gets (as the call's error result) for arguments nested too deep. */
+export const TOO_DEEP = `the arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`
+
+/**
+ * A tool call event from accumulated argument text (or, from servers that
+ * send them so, an already parsed value). Empty text means no arguments;
+ * anything that is not a JSON object, or nests deeper than
+ * MAX_ARGUMENT_DEPTH, is flagged with `argumentsProblem` (and `arguments`
+ * is `{}`), so the caller can report it to the model instead of crashing.
+ */
+export function toolCallEvent(id: string, name: string, raw: string | unknown): ToolCallEvent {
+  let parsed: unknown
+  if (typeof raw === 'string') {
+    const text = raw.trim()
+    if (text === '') return {type: 'tool_call', id, name, arguments: {}}
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return notAnObject(id, name, raw)
+    }
+  } else parsed = raw ?? {}
+  if (nestedDeeperThan(parsed, MAX_ARGUMENT_DEPTH)) return {type: 'tool_call', id, name, arguments: {}, invalidArguments: true, argumentsProblem: TOO_DEEP}
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    return {type: 'tool_call', id, name, arguments: parsed as Record<string, unknown>}
+  }
+  return notAnObject(id, name, typeof raw === 'string' ? raw : JSON.stringify(parsed))
+}
+
+/** Arguments quoted back to the model are cut here: it needs to see what was wrong, not all of it again. */
+const QUOTED_ARGUMENTS_CHARS = 2000
+
+function notAnObject(id: string, name: string, raw: string): ToolCallEvent {
+  const shown = raw.length > QUOTED_ARGUMENTS_CHARS ? `${raw.slice(0, QUOTED_ARGUMENTS_CHARS)}… (${raw.length} characters)` : raw
+  return {type: 'tool_call', id, name, arguments: {}, invalidArguments: true, rawArguments: raw, argumentsProblem: `the model sent arguments that are not a JSON object: ${shown}`}
 }
 
 /** The text event being gathered: text decoded so far, bytes not yet decoded, and the JSON body of all of it. */

@@ -10,6 +10,7 @@ import type {IncomingMessage} from 'node:http'
 import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
 import {oneLine} from '../text/one-line.js'
+import {quotedJson} from './events.js'
 import {abortError, isProviderError, ProviderError} from './types.js'
 
 export interface PostOptions {
@@ -157,7 +158,7 @@ export function describeErrorValue(value: unknown): string | undefined {
     const type = typeof err.type === 'string' ? err.type : typeof err.code === 'string' ? err.code : undefined
     const message = typeof err.message === 'string' ? err.message : undefined
     if (type && message) return `${type}: ${message}`
-    return message ?? type ?? JSON.stringify(err)
+    return message ?? type ?? quotedJson(err)
   }
   if (typeof value.message === 'string') return value.message
   return undefined

@@ -1,7 +1,8 @@
 // Model resolution: "provider/model" → a ready Provider. Adapters are
 // imported lazily so nothing provider-related loads until a query runs, and a
 // missing API key fails here, before any request is made.
-import type {ProviderConfig, ProviderName} from '../config/types.js'
+import {envBaseUrl, PROVIDER_NAMES, providerSpec, type ProviderName, type ProviderSpec} from '../config/providers.js'
+import type {ProviderConfig} from '../config/types.js'
 import {modelParametersProblem, type ModelParameters} from './parameters.js'
 import type {Provider} from './types.js'
 
@@ -14,15 +15,6 @@ export interface ResolvedModel {
 
 /** `providers.llm`: one table per provider, plus the shared `timeout_secs`. */
 type ProvidersConfig = Partial<Record<ProviderName, ProviderConfig>> & {timeout_secs?: number}
-
-/** Which wire format each known provider speaks. */
-const WIRE: Record<string, 'anthropic' | 'openai' | 'ollama'> = {
-  anthropic: 'anthropic',
-  openai: 'openai',
-  openrouter: 'openai',
-  llamacpp: 'openai',
-  ollama: 'ollama',
-}
 
 export class ModelResolutionError extends Error {
   constructor(message: string) {
@@ -54,18 +46,20 @@ export async function resolveModel(
     return {provider: createEchoProvider({delayMs: echoDelayFromEnv(env)}), model}
   }
 
-  const wire = WIRE[name]
-  const config = (providersConfig as Record<string, ProviderConfig | undefined>)[name]
-  if (!wire || !config) {
-    const known = ['echo', ...Object.keys(WIRE)].join(', ')
+  // Which wire format the provider speaks comes from the one provider table.
+  const spec = providerSpec(name)
+  const config = spec ? providersConfig[name as ProviderName] : undefined
+  if (!spec || !config) {
+    const known = ['echo', ...PROVIDER_NAMES].join(', ')
     throw new ModelResolutionError(`unknown provider "${name}" in model id "${id}" (known: ${known})`)
   }
 
   // A parameter the provider has no place for stops the query here, before any request.
+  const {wire} = spec
   const problem = modelParametersProblem(wire, name, parameters)
   if (problem) throw new ModelResolutionError(problem)
 
-  const urlProblem = baseUrlProblem(name, config.base_url, env)
+  const urlProblem = baseUrlProblem(name, spec, config.base_url, env)
   if (urlProblem) throw new ModelResolutionError(urlProblem)
 
   const timeoutSecs = providersConfig.timeout_secs
@@ -95,7 +89,7 @@ export async function resolveModel(
 }
 
 /** A base URL no request could be sent to (`localhost:11434`, `api.example.com`): said once, naming where it came from, rather than retried as a network failure. */
-function baseUrlProblem(name: string, baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+function baseUrlProblem(name: string, spec: ProviderSpec, baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
   let protocol: string | undefined
   try {
     protocol = new URL(baseUrl).protocol
@@ -103,6 +97,6 @@ function baseUrlProblem(name: string, baseUrl: string, env: NodeJS.ProcessEnv): 
     // not a URL at all
   }
   if (protocol === 'http:' || protocol === 'https:') return undefined
-  const from = name === 'openai' && env.OPENAI_BASE_URL?.trim() === baseUrl ? ' (from OPENAI_BASE_URL)' : ''
+  const from = spec.baseUrlEnv !== undefined && envBaseUrl(spec, env) === baseUrl ? ` (from ${spec.baseUrlEnv})` : ''
   return `providers.llm.${name}.base_url = ${JSON.stringify(baseUrl)}${from}: expected an http:// or https:// URL`
 }

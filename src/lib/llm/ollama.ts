@@ -1,7 +1,7 @@
 // Ollama's native /api/chat: NDJSON lines, whole tool calls with object
 // arguments (ids only from newer servers), `done: true` closing the stream.
 import {randomBytes} from 'node:crypto'
-import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, quotedJson, toolCallEvent} from './events.js'
 import {isRecord, joinUrl, postJson, readText, redactSecret, streamIdleTimeoutMs} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {ndjsonBatches} from './sse.js'
@@ -123,7 +123,7 @@ export async function* parseOllamaStream(provider: string, chunks: AsyncIterable
         const data = parseStreamRecord(provider, line, 'stream line')
         if (!isRecord(data)) continue
         if (data.error !== undefined) {
-          const detail = typeof data.error === 'string' ? data.error : JSON.stringify(data.error)
+          const detail = typeof data.error === 'string' ? data.error : quotedJson(data.error)
           throw new ProviderError(`${provider}: ${detail}`, {provider, retryable: false})
         }
         const message = isRecord(data.message) ? data.message : {}
@@ -135,9 +135,8 @@ export async function* parseOllamaStream(provider: string, chunks: AsyncIterable
             const fn = isRecord(tc.function) ? tc.function : {}
             const id = typeof tc.id === 'string' && tc.id ? tc.id : `${idPrefix}${calls}`
             calls++
-            const args = fn.arguments
-            const raw = typeof args === 'string' ? args : JSON.stringify(args ?? {})
-            batch.push(toolCallEvent(id, typeof fn.name === 'string' ? fn.name : '', raw))
+            // An object is checked as it came (stringifying a hostile depth would overflow the stack).
+            batch.push(toolCallEvent(id, typeof fn.name === 'string' ? fn.name : '', fn.arguments))
           }
         }
         if (data.done === true) {

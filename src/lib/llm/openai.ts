@@ -132,6 +132,8 @@ interface PendingCall {
   id: string
   name: string
   args: string
+  /** Arguments that came as an object rather than text. */
+  value?: unknown
 }
 
 const FINISH: Record<string, FinishReason> = {
@@ -254,15 +256,15 @@ class OpenAIStreamState {
     if (isRecord(fn)) {
       if (typeof fn.name === 'string' && fn.name && !call.name) call.name = fn.name
       if (typeof fn.arguments === 'string') call.args += fn.arguments
-      // A few servers send arguments as an object rather than JSON text.
-      else if (isRecord(fn.arguments)) call.args += JSON.stringify(fn.arguments)
+      // A few servers send arguments as an object rather than JSON text (checked whole, at the end).
+      else if (isRecord(fn.arguments)) call.value = fn.arguments
     }
   }
 
   private flushCalls(): void {
     const sorted = [...this.calls.entries()].sort((a, b) => a[0] - b[0])
     if (sorted.length > 0) this.sawToolCall = true
-    for (const [index, c] of sorted) this.batch.push(toolCallEvent(c.id || `call_${index}`, c.name, c.args))
+    for (const [index, c] of sorted) this.batch.push(toolCallEvent(c.id || `call_${index}`, c.name, c.value !== undefined && c.args === '' ? c.value : c.args))
     this.calls.clear()
   }
 }

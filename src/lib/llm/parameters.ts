@@ -3,9 +3,10 @@
 // reaches the provider under that provider's own name, or the query stops
 // before any request with one line naming the key. Pure, so the table of
 // what goes where is tested without a server.
+import type {Wire} from '../config/providers.js'
 import type {ReasoningSetting} from './types.js'
 
-export type Wire = 'anthropic' | 'openai' | 'ollama'
+export type {Wire} from '../config/providers.js'
 
 export interface ModelParameters {
   reasoning?: ReasoningSetting

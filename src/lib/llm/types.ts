@@ -109,6 +109,8 @@ export interface ToolCallEvent {
   invalidArguments?: boolean
   /** The unparsable argument text, kept so the caller can report or repair it. */
   rawArguments?: string
+  /** What is wrong with them, in one line for the model (set whenever `invalidArguments` is). */
+  argumentsProblem?: string
 }
 
 export interface Provider {

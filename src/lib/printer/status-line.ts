@@ -6,8 +6,9 @@
 // while a prompt owns the screen or a child (the user's editor) has the
 // terminal. It never wraps: a line wider than the terminal would leave a
 // copy on every tick. A write ends it; whoever waits again starts a new one.
-import {onTerminalBorrow, TERMINAL_SEQUENCES} from './terminal-state.js'
-import {onPromptClaim, openPrompt} from './terminal-owner.js'
+import {onTerminalBorrow} from '../terminal/borrow.js'
+import {onPromptClaim, openPrompt} from '../terminal/owner.js'
+import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 
 const TICK_MS = 100
 const ERASE = TERMINAL_SEQUENCES.eraseLine

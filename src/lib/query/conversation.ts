@@ -14,13 +14,16 @@ export async function resolveConversation(
   store: ConversationStore,
   flags: {id?: string; newConversation: boolean},
 ): Promise<string | undefined> {
-  if (flags.id !== undefined) {
-    // An empty --id (e.g. an unset shell variable) must not quietly continue the active conversation.
-    if (flags.id.trim() === '') throw new QueryError("--id: the conversation id is empty (see 'jp conversation ls')")
-    if (!(await store.exists(flags.id))) throw new QueryError(`no conversation with id '${flags.id}' (see 'jp conversation ls')`)
-    return flags.id
-  }
-  return flags.newConversation ? undefined : store.activeId()
+  // A link planted in the store is refused here, as one line (storage errors are the user's to fix).
+  return userFacing(async () => {
+    if (flags.id !== undefined) {
+      // An empty --id (e.g. an unset shell variable) must not quietly continue the active conversation.
+      if (flags.id.trim() === '') throw new QueryError("--id: the conversation id is empty (see 'jp conversation ls')")
+      if (!(await store.exists(flags.id))) throw new QueryError(`no conversation with id '${flags.id}' (see 'jp conversation ls')`)
+      return flags.id
+    }
+    return flags.newConversation ? undefined : store.activeId()
+  })
 }
 
 /** What the composed query brings to the conversation: its draft file and an edited config block. */

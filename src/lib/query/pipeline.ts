@@ -11,6 +11,7 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {buildEditorBackendWithPlugins} from '../editor/build.js'
 import type {EditorBackend} from '../editor/types.js'
+import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {runTurn} from '../turn/turn-loop.js'
@@ -53,7 +54,9 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const config = await userFacing(() =>
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
   )
-  const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  // Rendering loads its parser now, before any request, so the first token renders at once.
+  const markdown = await markdownFor({style: config.style, format: opts.format})
+  const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   const interactive = printer.hasTty()
   const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
   const editor = await openEditor(editorConfig, ctx.oclif, printer)

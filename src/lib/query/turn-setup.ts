@@ -82,14 +82,16 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     toolConfigs,
     enabledTools: opts.enabledTools,
     explicitTools: new Set(opts.explicitTools),
-    runTool: async (call, args, signal) => {
-      const command = toolConfigs[call.name]?.command
+    runTool: async (call, args, signal, toolConfig) => {
+      const command = toolConfig.command
       if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
       const result = await runLocalTool({
         name: call.name,
         command,
         arguments: args,
         cwd: opts.workspace.root,
+        // No provider key reaches a tool unless its config keeps it (tool/environment.ts).
+        environment: {policy: toolConfig.env, providerKeyVars: providerKeyVariables(config)},
         signal: AbortSignal.any([signal, router.shutdownSignal]),
       })
       return {content: result.content, isError: result.isError}
@@ -105,6 +107,15 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     interactive: interactive ? await terminalPrompts(opts, router) : undefined,
   }
   return {deps, router, keyReader}
+}
+
+/** Every provider's `api_key_env` (configured or default): the variables a tool never gets by default. */
+export function providerKeyVariables(config: Config): string[] {
+  const names = new Set<string>()
+  for (const [name, provider] of Object.entries(config.providers.llm)) {
+    if (name !== 'timeout_secs' && typeof provider === 'object' && provider?.api_key_env) names.add(provider.api_key_env)
+  }
+  return [...names]
 }
 
 /** The prompts a terminal gets; the prompt modules load only here. */
@@ -134,10 +145,19 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     typedDraft: replies.sink,
     onMenuAnswered: () => router.resetLadder(),
     onEscalate: () => void router.shutdown(),
+    pressAgain: () => ['shutdown', 'exit'].includes(router.handle('SIGINT').type),
   })
   const print = (text: string) => printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
+  // Ctrl+C at a tool prompt is a press of the ladder: the router hears it,
+  // and the prompt's scope (pushed while it is on the screen) opens its menu.
+  const scope = {
+    menu: () => interrupts.handleToolPromptInterrupt(),
+    push: (listener: () => void) => router.push(listener),
+    press: () => void router.handle('SIGINT'),
+  }
+  const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
   // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
   // up after the turn) opens the fallback menu.
   pushFallbackMenu({router, interrupts})
-  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print})}
+  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
 }

@@ -5,7 +5,7 @@
 // the signal router and the prompts are injected.
 import type {ToolConfig} from '../config/types.js'
 import type {RememberedDecision, TurnToolDecisions} from './decisions.js'
-import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments} from './prompter.js'
+import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments, type ToolPromptExit} from './prompter.js'
 import {defaultCancellationResponse, resolveToolConfig, type ResolvedToolConfig} from './resolve.js'
 import {errorMessage} from '../text/one-line.js'
 
@@ -22,6 +22,8 @@ export interface ToolResponse {
   id: string
   content: string
   isError: boolean
+  /** The tool did not run, or its result was not delivered (not an error): never marked as done. */
+  skipped?: boolean
   /** The arguments the tool ran with, present when the user edited the model's. */
   arguments?: ToolArguments
 }
@@ -90,25 +92,42 @@ export interface ToolCoordinatorDeps {
    * several calls in one message, announcing them all up front would leave
    * identical `Run local tool NAME?` prompts the user cannot tell apart.
    */
-  onCallStart?: (call: ToolCallRequest) => void | Promise<void>
+  onCallStart?: (call: ToolCallRequest, info: CallStartInfo) => void | Promise<void>
   /**
    * Between two calls: where a Ctrl+C in the gap is answered (the turn
    * menu). `stop` answers the remaining calls without running them;
-   * `escalate` does too and reports the escalation.
+   * `escalate` does too and reports the escalation; a reply answers them as
+   * interrupted and is handed back as the outcome's `reply`.
    */
-  beforeCall?: () => Promise<'stop' | 'escalate' | undefined>
+  beforeCall?: () => Promise<TurnEnding | undefined>
   /** Reports a call's recorded response as soon as it is known. */
   onCallAnswered?: (call: ToolCallRequest, response: ToolResponse) => void | Promise<void>
+}
+
+/** How the user ended the message's tool calls early. */
+export type TurnEnding = 'stop' | 'escalate' | {reply: string; fromEditor: boolean}
+
+export interface CallStartInfo {
+  /**
+   * The call's permission prompt (or argument editor) is about to be shown,
+   * and it carries the call's header on the terminal itself.
+   */
+  prompted: boolean
 }
 
 export interface CoordinatorOutcome {
   /** One per call, in the calls' order. */
   responses: ToolResponse[]
-  /** The user chose Stop (or escalated): end the turn after recording these. */
+  /** The user chose Stop (or escalated, or replied): end the turn after recording these (unless `reply`). */
   stop: boolean
   /** Ctrl+C at the tool menu: start the graceful shutdown. */
   escalate: boolean
+  /** Stop and reply (a tool prompt's menu, the turn menu): send this as the next user message. */
+  reply?: {text: string; fromEditor: boolean}
 }
+
+/** Answers a tool call the user interrupted before it could run (a cut answer, a reply from a menu). */
+export const INTERRUPTED_TOOL_CALL = 'Tool call not run: the user interrupted the response.'
 
 export function noTerminalResponse(name: string): string {
   return `Tool not run: no terminal to ask for permission (enable it with --tool ${name} or set run = "unattended").`
@@ -122,40 +141,48 @@ export function skipReasonResponse(reason: string): string {
   return `Tool run skipped by user with a message:\n\n${reason}`
 }
 
-type CallOutcome = {response: ToolResponse; stop?: boolean; escalate?: boolean}
+type CallOutcome = {response: ToolResponse; ending?: TurnEnding}
 
 export async function coordinateToolCalls(
   calls: readonly ToolCallRequest[],
   deps: ToolCoordinatorDeps,
 ): Promise<CoordinatorOutcome> {
   const responses: ToolResponse[] = []
-  let stop = false
-  let escalate = false
+  let ending: TurnEnding | undefined
   for (const call of calls) {
-    if (!stop) {
-      const gap = await deps.beforeCall?.()
-      if (gap !== undefined) stop = true
-      if (gap === 'escalate') escalate = true
+    ending ??= await deps.beforeCall?.()
+    let response: ToolResponse
+    if (ending !== undefined) {
+      // The user ended the turn (or replied): the remaining calls are answered, not run.
+      await deps.onCallStart?.(call, {prompted: false})
+      response = endedResponse(call, ending, deps)
+    } else {
+      const outcome = await answerCall(call, deps)
+      response = outcome.response
+      ending = outcome.ending
     }
 
-    await deps.onCallStart?.(call)
-    if (stop) {
-      // The user ended the turn: the remaining calls are answered, not run.
-      const config = resolveToolConfig(deps.tools, call.name)
-      const response = {id: call.id, content: config?.cancellation_response ?? defaultCancellationResponse(deps.tools), isError: false}
-      responses.push(response)
-      await deps.onCallAnswered?.(call, response)
-      continue
-    }
-
-    const outcome = await answerCall(call, deps)
-    responses.push(outcome.response)
-    await deps.onCallAnswered?.(call, outcome.response)
-    if (outcome.stop || outcome.escalate) stop = true
-    if (outcome.escalate) escalate = true
+    responses.push(response)
+    await deps.onCallAnswered?.(call, response)
   }
 
-  return {responses, stop, escalate}
+  const reply = typeof ending === 'object' ? {text: ending.reply, fromEditor: ending.fromEditor} : undefined
+  return {responses, stop: ending !== undefined, escalate: ending === 'escalate', ...(reply ? {reply} : {})}
+}
+
+/** A call the user never got to: a reply leaves it interrupted, a stop or a shutdown skipped. */
+function endedResponse(call: ToolCallRequest, ending: TurnEnding, deps: ToolCoordinatorDeps): ToolResponse {
+  if (typeof ending === 'object') return {id: call.id, content: INTERRUPTED_TOOL_CALL, isError: true}
+  const config = resolveToolConfig(deps.tools, call.name)
+  return {id: call.id, content: config?.cancellation_response ?? defaultCancellationResponse(deps.tools), isError: false, skipped: true}
+}
+
+/** The Ctrl+C menu of a tool prompt ended the calls: the ending and what this call is told. */
+function exitOutcome(call: ToolCallRequest, exit: ToolPromptExit, deps: ToolCoordinatorDeps, ran: boolean): CallOutcome {
+  const ending: TurnEnding = exit.type === 'reply' ? {reply: exit.text, fromEditor: exit.fromEditor} : exit.type
+  // A tool that ran but whose result was not confirmed: its result is withheld, as with `n`.
+  if (ran) return {response: {id: call.id, content: RESULT_SKIPPED_BY_USER, isError: false, skipped: true}, ending}
+  return {response: endedResponse(call, ending, deps), ending}
 }
 
 function errorResponse(call: ToolCallRequest, content: string): CallOutcome {
@@ -178,23 +205,28 @@ function callArguments(call: ToolCallRequest): {ok: true; args: ToolArguments} |
 
 async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Promise<CallOutcome> {
   const config = resolveToolConfig(deps.tools, call.name)
+  const parsed = callArguments(call)
+  const interactive = deps.canPrompt && deps.prompter !== undefined
+  const runnable = config !== undefined && (deps.enabledTools?.has(call.name) ?? true) && parsed.ok && config.run !== 'skip'
+  const remembered = config?.run === 'ask' ? deps.decisions.get(call.name) : undefined
+  await deps.onCallStart?.(call, {prompted: runnable && interactive && config.run !== 'unattended' && remembered === undefined})
+
   if (config === undefined) return errorResponse(call, `Unknown tool '${call.name}'.`)
   if (deps.enabledTools && !deps.enabledTools.has(call.name)) {
     return errorResponse(call, `Tool '${call.name}' is not enabled for this query.`)
   }
 
-  const parsed = callArguments(call)
   if (!parsed.ok) return errorResponse(call, `Invalid arguments for tool '${call.name}': ${parsed.message}`)
 
-  if (config.run === 'skip') return {response: {id: call.id, content: RUN_SKIPPED_BY_CONFIG, isError: false}}
+  if (config.run === 'skip') return {response: {id: call.id, content: RUN_SKIPPED_BY_CONFIG, isError: false, skipped: true}}
 
-  const interactive = deps.canPrompt && deps.prompter !== undefined
   let args = parsed.args
   if (interactive) {
     const permission = await askPermission(call.name, args, config, deps)
+    if (permission.type === 'interrupted') return exitOutcome(call, permission.exit, deps, false)
     if (permission.type === 'skip') {
       const content = permission.reason === undefined ? config.cancellation_response : skipReasonResponse(permission.reason)
-      return {response: {id: call.id, content, isError: false}}
+      return {response: {id: call.id, content, isError: false, skipped: true}}
     }
 
     args = permission.args
@@ -223,15 +255,16 @@ async function runAndReview(
   if (ran.kind === 'interrupted') return ran.outcome
 
   if (!interactive) {
-    if (config.result === 'skip') return {response: {id: call.id, content: RESULT_SKIPPED_BY_CONFIG, isError: false}}
+    if (config.result === 'skip') return {response: {id: call.id, content: RESULT_SKIPPED_BY_CONFIG, isError: false, skipped: true}}
     // ask / edit have nobody to ask: the result stands as the tool produced it.
     return {response: {id: call.id, ...ran.output}}
   }
 
   const review = await deps.prompter!.reviewResult(call.name, ran.output.content, config.result)
   if (!review.deliver) {
+    if (review.exit) return exitOutcome(call, review.exit, deps, true)
     const content = config.result === 'skip' ? RESULT_SKIPPED_BY_CONFIG : RESULT_SKIPPED_BY_USER
-    return {response: {id: call.id, content, isError: false}}
+    return {response: {id: call.id, content, isError: false, skipped: true}}
   }
 
   return {response: {id: call.id, content: review.content, isError: ran.output.isError}}
@@ -249,7 +282,7 @@ async function askPermission(
   if (remembered === 'skip') return {type: 'skip', remember: false}
 
   const permission = await deps.prompter!.promptPermission(name, args, config.run)
-  if (permission.remember) deps.decisions.remember(name, permission.type)
+  if (permission.type !== 'interrupted' && permission.remember) deps.decisions.remember(name, permission.type)
   return permission
 }
 
@@ -322,20 +355,20 @@ async function runWithInterrupts(
       }
 
       case 'respond': {
-        return {kind: 'interrupted', outcome: {response: {id: call.id, content: action.content, isError: false}}}
+        return {kind: 'interrupted', outcome: {response: {id: call.id, content: action.content, isError: false, skipped: true}}}
       }
 
       case 'stop': {
         return {
           kind: 'interrupted',
-          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false}, stop: true},
+          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false, skipped: true}, ending: 'stop'},
         }
       }
 
       default: {
         return {
           kind: 'interrupted',
-          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false}, escalate: true},
+          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false, skipped: true}, ending: 'escalate'},
         }
       }
     }

@@ -5,26 +5,63 @@
 // call site (SPEC §8.4).
 import type {EditMode, ToolResultMode, ToolRunMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
-import {isPromptCancelled, type PromptBackend, type SelectOption} from '../inquire/types.js'
-import {type ComposeDeps, editInline, isNonBlank} from '../compose/inline.js'
-import {untrustedJson} from '../text/untrusted.js'
+import {isPromptCancelled, type CancelReason, type InlineSelectConfig, type PromptBackend, type SelectOption} from '../inquire/types.js'
+import {type ComposeDeps, editInline, type InlineEditResult, isNonBlank} from '../compose/inline.js'
+import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
+import {truncate} from '../inquire/render/frame.js'
 import {errorMessage} from '../text/one-line.js'
 
 export type ToolArguments = Record<string, unknown>
 
+/**
+ * How the user left a tool prompt through its Ctrl+C menu `[b,r,s,?]`
+ * (SPEC §18). `b` never leaves: the same prompt is shown again.
+ */
+export type ToolPromptExit =
+  /** Stop and reply: the remaining calls are answered as interrupted, `text` is the next user message. */
+  | {type: 'reply'; text: string; fromEditor: boolean}
+  /** Skip the remaining calls, save, exit 0. */
+  | {type: 'stop'}
+  /** Ctrl+C at the menu: the graceful shutdown has begun. */
+  | {type: 'escalate'}
+
+/** The `[b,r,s,?]` menu's answer. */
+export type ToolPromptInterruptAction = {type: 'back'} | ToolPromptExit
+
+/**
+ * The Ctrl+C scope of the tool prompts: while one is on the screen, a press —
+ * Ctrl+C typed at it, or SIGINT from outside — closes it and opens the menu
+ * for that call. Without a scope, Ctrl+C at a prompt backs out of it.
+ */
+export interface ToolPromptScope {
+  /** The `[b,r,s,?]` menu. */
+  menu(): Promise<ToolPromptInterruptAction>
+  /** Pushes a Ctrl+C listener on the signal router; returns its pop. */
+  push(listener: () => void): () => void
+  /**
+   * Feeds Ctrl+C typed at a prompt to the router as a press, so the ladder
+   * counts it like any other (the router notifies the pushed listener, or
+   * shuts down on a second press). Absent: the press opens the menu.
+   */
+  press?(): void
+}
+
 export type PermissionResult =
   | {type: 'run'; args: ToolArguments; remember: boolean}
   | {type: 'skip'; reason?: string; remember: boolean}
+  | {type: 'interrupted'; exit: ToolPromptExit}
 
 export type ArgumentEditResult =
   | {type: 'edited'; args: ToolArguments}
   /** The buffer was emptied: back to the permission prompt, arguments unchanged. */
   | {type: 'emptied'}
   | {type: 'cancelled'}
+  | {type: 'interrupted'; exit: ToolPromptExit}
 
-export type ResultChoice = 'deliver' | 'skip' | 'edit'
+export type ResultChoice = 'deliver' | 'skip' | 'edit' | {exit: ToolPromptExit}
 
-export type ResultReview = {deliver: true; content: string} | {deliver: false}
+/** `exit`: the user left through the Ctrl+C menu at the result prompt (the result is not delivered). */
+export type ResultReview = {deliver: true; content: string} | {deliver: false; exit?: ToolPromptExit}
 
 export const PERMISSION_OPTIONS: SelectOption[] = [
   {key: 'y', description: 'Run tool'},
@@ -51,6 +88,14 @@ export const EDIT_CANCELLED_REASON = 'Edit cancelled'
 
 export function permissionQuestion(name: string): string {
   return `Run local tool ${name}?`
+}
+
+/**
+ * The call's header, `⚙ NAME {arguments}`, sanitized and cut to `columns`
+ * (the permission prompt's first line; `p` prints the arguments whole).
+ */
+export function toolHeader(name: string, args: unknown, columns: number): string {
+  return truncate(sanitizeUntrusted(`⚙ ${name} ${untrustedJson(args)}`), Math.max(10, columns - 1)).text
 }
 
 export function resultQuestion(name: string): string {
@@ -94,7 +139,16 @@ export interface ToolPrompterDeps {
   notice: (line: string) => void
   /** Shows the arguments for `p`, on the prompt terminal. */
   print: (text: string) => void
+  /** The terminal's width, for the header (default 80). */
+  columns?: () => number | undefined
+  /** Where Ctrl+C at a prompt goes (SPEC §18); absent: it backs out of the prompt. */
+  scope?: ToolPromptScope
 }
+
+type Selected = {key: string} | {cancelled: CancelReason}
+
+/** A prompt's answer, or the way the user left through the Ctrl+C menu. */
+type Scoped<T> = {value: T} | {exit: ToolPromptExit}
 
 export class ToolPrompter {
   private readonly deps: ToolPrompterDeps
@@ -117,9 +171,11 @@ export class ToolPrompter {
       }
 
       case 'edit': {
-        const edited = await this.editArguments(args)
+        // No permission prompt comes first: the editor names the tool.
+        const edited = await this.editArguments(args, this.header(name, args))
         if (edited.type === 'edited') return {type: 'run', args: edited.args, remember: false}
         if (edited.type === 'cancelled') return {type: 'skip', reason: EDIT_CANCELLED_REASON, remember: false}
+        if (edited.type === 'interrupted') return edited
         return this.ask(name, args)
       }
 
@@ -129,19 +185,22 @@ export class ToolPrompter {
     }
   }
 
-  /** The `Run local tool NAME?` menu; loops on `p` and on an emptied edit. */
+  /**
+   * The `Run local tool NAME?` menu under the call's header; loops on `p` and
+   * on an emptied edit.
+   */
   async ask(name: string, args: ToolArguments): Promise<PermissionResult> {
     for (;;) {
-      let key: string
-      try {
-        key = await this.deps.backend.inlineSelect({message: permissionQuestion(name), options: PERMISSION_OPTIONS})
-      } catch (error) {
-        // Backing out of the permission prompt never runs the tool.
-        if (isPromptCancelled(error)) return {type: 'skip', remember: false}
-        throw error
-      }
+      const asked = await this.scoped(
+        (signal) => this.select({message: `${this.header(name, args)}\n${permissionQuestion(name)}`, options: PERMISSION_OPTIONS, signal}),
+        isCtrlC,
+      )
+      if ('exit' in asked) return {type: 'interrupted', exit: asked.exit}
+      const selected = asked.value
+      // Backing out of the permission prompt (Esc, the prompt ended) never runs the tool.
+      if (!('key' in selected)) return {type: 'skip', remember: false}
 
-      switch (key) {
+      switch (selected.key) {
         case 'y': {
           return {type: 'run', args, remember: false}
         }
@@ -165,6 +224,7 @@ export class ToolPrompter {
 
         case 'r': {
           const reason = await this.skipReason()
+          if (typeof reason === 'object') return {type: 'interrupted', exit: reason.exit}
           return reason === undefined ? {type: 'skip', remember: false} : {type: 'skip', reason, remember: false}
         }
 
@@ -172,6 +232,7 @@ export class ToolPrompter {
           const edited = await this.editArguments(args)
           if (edited.type === 'edited') return {type: 'run', args: edited.args, remember: false}
           if (edited.type === 'cancelled') return {type: 'skip', reason: EDIT_CANCELLED_REASON, remember: false}
+          if (edited.type === 'interrupted') return edited
           // Emptied: ask again with the original arguments.
           break
         }
@@ -186,13 +247,21 @@ export class ToolPrompter {
   /**
    * Edits the arguments in the inline widget, seeded with pretty JSON. Invalid
    * JSON re-asks with the user's text and the parser's message as the prompt
-   * line; the Ctrl+X editor's text goes through the same validation.
+   * line; the Ctrl+X editor's text goes through the same validation. Ctrl+C
+   * opens the call's menu; `b` brings the widget back with the text as it was.
    */
-  async editArguments(args: ToolArguments): Promise<ArgumentEditResult> {
+  async editArguments(args: ToolArguments, header?: string): Promise<ArgumentEditResult> {
     let text = prettyArguments(args)
     let message = EDIT_ARGUMENTS_PROMPT
     for (;;) {
-      const result = await editInline(this.composeDeps, {message, initialText: text, editorEscape: true})
+      const edited = await this.scoped(async (signal) => {
+        const result = await this.edit(header ? `${header}\n${message}` : message, text, signal)
+        // Kept for `b`: the widget comes back as the user left it.
+        if (result.type === 'cancelled') text = result.text
+        return result
+      }, isCtrlC)
+      if ('exit' in edited) return {type: 'interrupted', exit: edited.exit}
+      const result = edited.value
       if (result.type === 'cancelled') return {type: 'cancelled'}
       if (!isNonBlank(result.text)) return {type: 'emptied'}
       const parsed = parseArguments(result.text)
@@ -202,13 +271,20 @@ export class ToolPrompter {
     }
   }
 
-  /** The optional reason for skipping: empty, the unchanged placeholder or a cancel mean none. */
-  async skipReason(): Promise<string | undefined> {
-    const result = await editInline(this.composeDeps, {
-      message: SKIP_REASON_PROMPT,
-      initialText: SKIP_REASON_PLACEHOLDER,
-      editorEscape: true,
-    })
+  /**
+   * The optional reason for skipping: empty, the unchanged placeholder or a
+   * cancel mean none. Ctrl+C here backs out (it is a step below the
+   * permission prompt); a SIGINT from outside still opens the call's menu.
+   */
+  async skipReason(): Promise<string | undefined | {exit: ToolPromptExit}> {
+    let text = ''
+    const asked = await this.scoped(async (signal) => {
+      const result = await this.edit(SKIP_REASON_PROMPT, text, signal, SKIP_REASON_PLACEHOLDER)
+      if (result.type === 'cancelled') text = result.text
+      return result
+    }, () => false)
+    if ('exit' in asked) return asked
+    const result = asked.value
     if (result.type === 'cancelled') return undefined
     const trimmed = result.text.trim()
     if (trimmed === '' || trimmed === SKIP_REASON_PLACEHOLDER) return undefined
@@ -217,23 +293,25 @@ export class ToolPrompter {
 
   /** `Deliver NAME result to assistant?` (default `y`); backing out does not deliver. */
   async confirmResult(name: string): Promise<ResultChoice> {
-    let key: string
-    try {
-      key = await this.deps.backend.inlineSelect({message: resultQuestion(name), options: RESULT_OPTIONS, default: 'y'})
-    } catch (error) {
-      if (isPromptCancelled(error)) return 'skip'
-      throw error
-    }
-
-    if (key === 'y') return 'deliver'
-    if (key === 'e') return 'edit'
+    const asked = await this.scoped((signal) => this.select({message: resultQuestion(name), options: RESULT_OPTIONS, default: 'y', signal}), isCtrlC)
+    if ('exit' in asked) return asked
+    const selected = asked.value
+    if (!('key' in selected)) return 'skip'
+    if (selected.key === 'y') return 'deliver'
+    if (selected.key === 'e') return 'edit'
     return 'skip'
   }
 
   /** Edits a result: non-blank text replaces it; blank or a cancel keeps the original. */
-  async editResult(result: string): Promise<string> {
-    const edited = await editInline(this.composeDeps, {message: EDIT_RESULT_PROMPT, initialText: result, editorEscape: true})
-    if (edited.type === 'submit' && isNonBlank(edited.text)) return edited.text
+  async editResult(result: string): Promise<string | {exit: ToolPromptExit}> {
+    let text = result
+    const edited = await this.scoped(async (signal) => {
+      const outcome = await this.edit(EDIT_RESULT_PROMPT, text, signal)
+      if (outcome.type === 'cancelled') text = outcome.text
+      return outcome
+    }, isCtrlC)
+    if ('exit' in edited) return edited
+    if (edited.value.type === 'submit' && isNonBlank(edited.value.text)) return edited.value.text
     return result
   }
 
@@ -245,13 +323,14 @@ export class ToolPrompter {
       }
 
       case 'edit': {
-        return {deliver: true, content: await this.editResult(content)}
+        return this.delivered(await this.editResult(content))
       }
 
       case 'ask': {
         const choice = await this.confirmResult(name)
+        if (typeof choice === 'object') return {deliver: false, exit: choice.exit}
         if (choice === 'deliver') return {deliver: true, content}
-        if (choice === 'edit') return {deliver: true, content: await this.editResult(content)}
+        if (choice === 'edit') return this.delivered(await this.editResult(content))
         return {deliver: false}
       }
 
@@ -260,4 +339,72 @@ export class ToolPrompter {
       }
     }
   }
+
+  private delivered(edited: string | {exit: ToolPromptExit}): ResultReview {
+    return typeof edited === 'string' ? {deliver: true, content: edited} : {deliver: false, exit: edited.exit}
+  }
+
+  private header(name: string, args: ToolArguments): string {
+    return toolHeader(name, args, this.deps.columns?.() ?? 80)
+  }
+
+  private async select(config: InlineSelectConfig): Promise<Selected> {
+    try {
+      return {key: await this.deps.backend.inlineSelect(config)}
+    } catch (error) {
+      if (isPromptCancelled(error)) return {cancelled: error.reason}
+      throw error
+    }
+  }
+
+  /** One showing of the inline widget (Ctrl+X escape included); a cancel keeps its buffer. */
+  private edit(message: string, initialText: string, signal: AbortSignal | undefined, placeholder?: string): Promise<InlineEditResult> {
+    return editInline(this.composeDeps, {message, initialText, editorEscape: true, placeholder, signal})
+  }
+
+  /**
+   * Shows one prompt inside the tool prompts' Ctrl+C scope. A press while it
+   * is on the screen — `isPress(answer)` (Ctrl+C typed at it, fed to the
+   * router) or a SIGINT (which ends the prompt) — opens the call's menu once
+   * the prompt has closed: `b` shows the prompt again (`show` re-seeds from
+   * what it kept), any other answer is returned as the exit. Presses while
+   * the menu is open are the menu's (Ctrl+C there is a key).
+   */
+  private async scoped<T>(show: (signal: AbortSignal | undefined) => Promise<T>, isPress: (answer: T) => boolean): Promise<Scoped<T>> {
+    const scope = this.deps.scope
+    if (scope === undefined) return {value: await show(undefined)}
+    for (;;) {
+      const controller = new AbortController()
+      let state: 'prompt' | 'pressed' | 'menu' = 'prompt'
+      const pop = scope.push(() => {
+        if (state !== 'prompt') return
+        state = 'pressed'
+        controller.abort()
+      })
+      let action: ToolPromptInterruptAction
+      try {
+        const answer = await show(controller.signal)
+        if (state === 'prompt' && isPress(answer)) {
+          if (scope.press) scope.press()
+          else state = 'pressed'
+          // The router did not notify: this press began (or ended) the shutdown.
+          if (state === 'prompt') return {exit: {type: 'escalate'}}
+        }
+
+        if (state === 'prompt') return {value: answer}
+        state = 'menu'
+        action = await scope.menu()
+      } finally {
+        pop()
+      }
+
+      if (action.type !== 'back') return {exit: action}
+    }
+  }
+}
+
+/** Ctrl+C typed at a menu or in the widget (not Esc, not Ctrl+D, not an end from outside). */
+function isCtrlC(answer: Selected | InlineEditResult): boolean {
+  if ('cancelled' in answer) return answer.cancelled === 'interrupted'
+  return 'type' in answer && answer.type === 'cancelled' && answer.reason === 'interrupted'
 }

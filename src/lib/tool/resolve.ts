@@ -13,9 +13,11 @@ export function resolveToolConfig(tools: Record<string, ToolConfig>, name: strin
   if (name === '*' || !Object.hasOwn(tools, name)) return undefined
   const defaults = tools['*'] ?? {}
   const own = tools[name]
+  const env = defaults.env || own.env ? {...defaults.env, ...own.env} : undefined
   return {
     ...defaults,
     ...own,
+    ...(env ? {env} : {}),
     run: own.run ?? defaults.run ?? 'ask',
     result: own.result ?? defaults.result ?? 'unattended',
     cancellation_response: own.cancellation_response ?? defaults.cancellation_response ?? DEFAULT_TOOL_CANCELLED_RESPONSE,

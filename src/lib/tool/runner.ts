@@ -1,7 +1,17 @@
 // The local tool runner (SPEC §8). A tool is a program: it gets the call's
-// arguments as JSON on stdin and in JP_TOOL_ARGUMENTS, its name in
-// JP_TOOL_NAME, runs in the workspace root, and its stdout is the result. A
-// non-zero exit is an error result carrying stderr and the exit code.
+// arguments as JSON on stdin and in a 0600 file named by
+// JP_TOOL_ARGUMENTS_FILE (never in argv or the environment, which the
+// kernel caps at 128 KiB a string: arguments of any size work), its name in
+// JP_TOOL_NAME, runs in the workspace root with an environment holding no
+// secrets (./environment.ts), and its stdout is the result. A non-zero exit
+// is an error result carrying stderr and the exit code.
+//
+// The call ends when the tool's process ends (issue 28): a background child
+// that still holds stdout would otherwise keep jp waiting for as long as it
+// lives. Once the process has exited, its output is read for a short grace
+// period; then whatever is left in its process group is killed and the
+// result delivered, saying that the tool left processes behind. A daemon
+// that left the group (setsid) is not ours to kill, and is not waited for.
 //
 // node:child_process rather than execa: we need exactly three things execa
 // would wrap — a detached child (its own session and process group, so a
@@ -15,10 +25,14 @@
 // `/bin/sh -c '<program> <quoted args>'` and the arguments still travel only
 // through stdin and the environment.
 import {spawn} from 'node:child_process'
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {quote, split} from 'shlex'
 
 import type {CommandConfig} from '../config/types.js'
 import {signalGroup, trackChildGroup} from '../process/child-groups.js'
+import {toolEnvironment, type ToolEnvPolicy} from './environment.js'
 
 export interface LocalToolRequest {
   /** The tool's configured name (JP_TOOL_NAME). */
@@ -29,12 +43,18 @@ export interface LocalToolRequest {
   arguments: unknown
   /** The workspace root. */
   cwd: string
-  /** Extra environment on top of process.env. */
-  env?: NodeJS.ProcessEnv
+  /**
+   * Where the tool's environment comes from: `base` (default process.env)
+   * filtered by `policy` (`conversation.tools.NAME.env`), with the provider
+   * key variables (`providerKeyVars`) dropped unless kept (./environment.ts).
+   */
+  environment?: {base?: NodeJS.ProcessEnv; policy?: ToolEnvPolicy; providerKeyVars?: readonly string[]}
   /** Aborting kills the tool's whole process group. */
   signal?: AbortSignal
   /** Time between SIGTERM and SIGKILL on abort. Default 2000 ms. */
   killGraceMs?: number
+  /** How long output is still read after the tool's process exited, before its group is killed. Default 500 ms. */
+  exitGraceMs?: number
   /** Cap per captured stream; the rest is dropped with a marker. Default 10 MiB. */
   maxOutputBytes?: number
 }
@@ -49,6 +69,8 @@ export interface LocalToolResult {
   signal?: NodeJS.Signals
   /** True when `signal` aborted the run. */
   cancelled?: boolean
+  /** True when the tool's process exited but left others behind (killed, or holding its output). */
+  leftProcesses?: true
 }
 
 /** The program and argv that will be exec'd, after shlex/shell handling. */
@@ -83,7 +105,12 @@ export function resolveToolCommand(command: LocalToolRequest['command'], toolNam
 }
 
 const DEFAULT_GRACE_MS = 2000
+const DEFAULT_EXIT_GRACE_MS = 500
 const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024
+
+/** Told to the model (and shown) after the output, when the tool left processes behind. */
+export const LEFT_PROCESSES_KILLED = '[jp: the tool exited but left processes running in its process group; they were killed]'
+export const LEFT_PROCESSES_HOLDING = '[jp: the tool exited, but processes it started still hold its output; jp stopped reading it]'
 
 export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResult> {
   let resolved: ResolvedToolCommand
@@ -96,13 +123,32 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
     return {content: `Tool '${req.name}' was cancelled before it started.`, isError: true, exitCode: null, cancelled: true}
   }
   const json = JSON.stringify(req.arguments ?? {})
+  // The arguments also wait in a private file, for tools that read stdin for
+  // something else (or not at all): 0600 in a fresh 0700 directory, removed after.
+  let argsDir: string
+  try {
+    argsDir = await mkdtemp(join(tmpdir(), 'jp-tool-'))
+    await writeFile(join(argsDir, 'arguments.json'), json, {mode: 0o600, flag: 'wx'})
+  } catch (error) {
+    return {content: `Tool '${req.name}' could not be run: cannot write its arguments: ${(error as Error).message}`, isError: true, exitCode: null}
+  }
+  try {
+    return await spawnTool(req, resolved, json, join(argsDir, 'arguments.json'))
+  } finally {
+    await rm(argsDir, {recursive: true, force: true}).catch(() => {})
+  }
+}
+
+function spawnTool(req: LocalToolRequest, resolved: ResolvedToolCommand, json: string, argsFile: string): Promise<LocalToolResult> {
   const maxBytes = req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT
   const grace = req.killGraceMs ?? DEFAULT_GRACE_MS
+  const exitGrace = req.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS
+  const base = toolEnvironment(req.environment?.base ?? process.env, req.environment?.policy, req.environment?.providerKeyVars ?? [])
 
   return new Promise<LocalToolResult>((resolve) => {
     const child = spawn(resolved.file, resolved.args, {
       cwd: req.cwd,
-      env: {...process.env, ...req.env, JP_TOOL_NAME: req.name, JP_TOOL_ARGUMENTS: json},
+      env: {...base, JP_TOOL_NAME: req.name, JP_TOOL_ARGUMENTS_FILE: argsFile},
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own session + process group: a terminal Ctrl+C is jp's to route.
       detached: process.platform !== 'win32',
@@ -113,14 +159,17 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
     let cancelled = false
     let spawnError: NodeJS.ErrnoException | undefined
     let killTimer: NodeJS.Timeout | undefined
+    let exitTimer: NodeJS.Timeout | undefined
+    let exited: {code: number | null; sig: NodeJS.Signals | null} | undefined
+    let settled = false
     // If jp exits before the group is reaped (third Ctrl+C, watchdog), the
     // exit hook SIGKILLs it: a tool that ignores SIGTERM never outlives jp.
     const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid)
 
-    const killGroup = (sig: NodeJS.Signals) => {
-      if (child.pid === undefined) return
-      if (process.platform === 'win32') child.kill(sig)
-      else signalGroup(child.pid, sig)
+    const killGroup = (sig: NodeJS.Signals): boolean => {
+      if (child.pid === undefined) return false
+      if (process.platform === 'win32') return child.kill(sig)
+      return signalGroup(child.pid, sig)
     }
     const onAbort = () => {
       cancelled = true
@@ -137,19 +186,36 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
     child.stdin.on('error', () => {})
     child.stdin.end(json)
 
+    /** The call is over: `outputClosed` says whether stdout and stderr reached their end. */
+    const settle = (code: number | null, sig: NodeJS.Signals | null, outputClosed: boolean) => {
+      if (settled) return
+      settled = true
+      req.signal?.removeEventListener('abort', onAbort)
+      if (killTimer) clearTimeout(killTimer)
+      if (exitTimer) clearTimeout(exitTimer)
+      // The leader is gone: nothing it left in its group lives on (a kill that
+      // finds no process means none was left).
+      const killedLeftovers = !spawnError && killGroup('SIGKILL') && !cancelled
+      if (!outputClosed) {
+        // Held open by processes outside the group (a setsid daemon): stop reading, do not wait.
+        child.stdout.destroy()
+        child.stderr.destroy()
+      }
+      untrack()
+      const result = buildResult(req.name, resolved, {code, sig, spawnError, cancelled, stdout: stdout.text(), stderr: stderr.text()})
+      const notes = [killedLeftovers ? LEFT_PROCESSES_KILLED : '', outputClosed ? '' : LEFT_PROCESSES_HOLDING].filter(Boolean)
+      resolve(notes.length === 0 || cancelled ? result : {...result, content: `${result.content}${result.content.endsWith('\n') || result.content === '' ? '' : '\n'}${notes.join('\n')}`, leftProcesses: true})
+    }
+
     child.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error
     })
-    child.on('close', (code, sig) => {
-      req.signal?.removeEventListener('abort', onAbort)
-      if (killTimer) {
-        clearTimeout(killTimer)
-        // The leader is gone; make sure nothing it left in the group lives on.
-        killGroup('SIGKILL')
-      }
-      untrack()
-      resolve(buildResult(req.name, resolved, {code, sig, spawnError, cancelled, stdout: stdout.text(), stderr: stderr.text()}))
+    child.on('exit', (code, sig) => {
+      exited = {code, sig}
+      // Its output is read a little longer: then whatever still holds the pipes is not waited for.
+      exitTimer = setTimeout(() => settle(code, sig, false), exitGrace)
     })
+    child.on('close', (code, sig) => settle(exited?.code ?? code, exited?.sig ?? sig, true))
   })
 }
 

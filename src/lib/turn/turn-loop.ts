@@ -8,10 +8,9 @@ import {event, userQueries, type ConversationEvent} from '../conversation/events
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
-import {endsLine} from '../llm/events.js'
 import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type StreamEvent, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
 import type {Printer} from '../printer/printer.js'
-import {coordinateToolCalls, type ToolRunFn} from '../tool/coordinator.js'
+import {coordinateToolCalls, INTERRUPTED_TOOL_CALL, type ToolRunFn, type TurnEnding} from '../tool/coordinator.js'
 import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
@@ -22,8 +21,7 @@ import {errorMessage} from '../text/one-line.js'
 
 /** Sent as the next user message when the user continues after the stream had ended (no assistant prefill). */
 export const CONTINUE_MESSAGE = 'Please continue.'
-/** Answers a tool call the user interrupted before it could run. */
-export const INTERRUPTED_TOOL_CALL = 'Tool call not run: the user interrupted the response.'
+export {INTERRUPTED_TOOL_CALL} from '../tool/coordinator.js'
 /** A guard against a model that calls tools forever. */
 const MAX_STEPS = 100
 
@@ -99,12 +97,22 @@ export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcom
   }
 }
 
-/** The turn menu's answer at a gap: undefined to go on, else how the turn ends. */
-async function atGap(gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome | undefined> {
+/** The turn menu's answer at a gap: undefined to go on, else a reply to send or how the turn ends. */
+async function atGap(gate: MenuGate<TurnInterruptAction> | undefined): Promise<Exclude<TurnInterruptAction, {type: 'continue'}> | undefined> {
   const action = await gate?.checkpoint()
-  if (action === undefined || action.type === 'continue') return undefined
-  // Escalation already started the shutdown (InterruptHandler onEscalate).
+  return action === undefined || action.type === 'continue' ? undefined : action
+}
+
+/** How a stop or an escalation at the turn menu ends the turn (escalation already started the shutdown). */
+function ended(action: {type: 'stop' | 'escalate'}): TurnOutcome {
   return action.type === 'stop' ? {type: 'stopped'} : {type: 'shutdown'}
+}
+
+/** The user's reply becomes the next user message (one from the editor was never on screen: echoed). */
+async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Promise<void> {
+  if (fromEditor) deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
+  deps.events.push(event.chatRequest(text))
+  await deps.persist()
 }
 
 async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
@@ -115,7 +123,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
   for (let step = 0; step < MAX_STEPS; step++) {
     const gap = await atGap(gate)
-    if (gap) return gap
+    if (gap?.type === 'reply') await addReply(deps, gap.text, gap.fromEditor)
+    else if (gap) return ended(gap)
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
@@ -145,9 +154,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
     if (decision?.type === 'stop') return {type: 'stopped'}
     if (decision?.type === 'reply') {
-      if (decision.fromEditor) deps.printer.chrome(`> ${decision.text.replace(/\n/g, '\n> ')}`)
-      deps.events.push(event.chatRequest(decision.text))
-      await deps.persist()
+      await addReply(deps, decision.text, decision.fromEditor)
       continue
     }
 
@@ -158,14 +165,23 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     }
 
     const calls = result.partial.toolCalls
-    if (calls.length === 0) return (await atGap(gate)) ?? {type: 'done'}
+    if (calls.length === 0) {
+      // The answer is complete; a press just now may still want to reply.
+      const last = await atGap(gate)
+      if (last === undefined) return {type: 'done'}
+      if (last.type !== 'reply') return ended(last)
+      await addReply(deps, last.text, last.fromEditor)
+      continue
+    }
 
     const outcome = await runTools(deps, calls, decisions, async () => {
       const a = await atGap(gate)
-      return a === undefined ? undefined : a.type === 'stopped' ? 'stop' : 'escalate'
+      if (a === undefined) return undefined
+      return a.type === 'reply' ? {reply: a.text, fromEditor: a.fromEditor} : a.type
     })
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
+    if (typeof outcome === 'object') await addReply(deps, outcome.reply, outcome.fromEditor)
   }
 
   deps.printer.warn(`Stopped after ${MAX_STEPS} model requests in one turn.`)
@@ -279,7 +295,10 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   const handler = deps.interactive.interrupts
   const menu = (async () => {
     await printer.flush()
-    if (!state.atLineStart) printer.promptWriter()?.write('\r\n')
+    if (!state.atLineStart) {
+      printer.promptWriter()?.write('\r\n')
+      printer.lineBroken()
+    }
     return handler.handleStreamingInterrupt(!state.ended)
   })()
   state.menu = menu
@@ -312,7 +331,8 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
     case 'text':
       return () => {
         printer.assistant(ev)
-        state.atLineStart = endsLine(ev)
+        // What the terminal shows (rendered markdown holds a partial word back).
+        state.atLineStart = printer.atLineStart()
       }
     case 'reasoning':
       return () => {
@@ -384,8 +404,8 @@ async function runTools(
   deps: TurnDeps,
   calls: ToolCallEvent[],
   decisions: TurnToolDecisions,
-  beforeCall: () => Promise<'stop' | 'escalate' | undefined>,
-): Promise<'next' | 'stop' | 'shutdown'> {
+  beforeCall: () => Promise<TurnEnding | undefined>,
+): Promise<'next' | 'stop' | 'shutdown' | {reply: string; fromEditor: boolean}> {
   const {printer, router} = deps
   const byId = new Map(calls.map((c) => [c.id, c]))
   const outcome = await coordinateToolCalls(
@@ -393,7 +413,7 @@ async function runTools(
       id: c.id,
       name: c.name,
       arguments: c.arguments,
-      argumentsError: c.invalidArguments ? `the model sent arguments that are not a JSON object: ${c.rawArguments ?? ''}` : undefined,
+      argumentsError: c.invalidArguments ? c.argumentsProblem ?? 'the model sent arguments that are not a JSON object' : undefined,
     })),
     {
       tools: deps.toolConfigs,
@@ -416,15 +436,17 @@ async function runTools(
       beforeCall,
       // Each call's header right before its prompts and its result line right
       // after: with several calls the user sees which one is being asked about.
-      onCallStart: async (request) => {
+      onCallStart: async (request, {prompted}) => {
         const call = byId.get(request.id)!
-        printer.chrome(`⚙ ${call.name} ${JSON.stringify(call.arguments)}`)
+        // A prompted call's header is the prompt's first line on the terminal;
+        // stderr keeps its own copy unless it is that terminal.
+        if (!prompted || !printer.stderrIsTTY) printer.chrome(`⚙ ${call.name} ${JSON.stringify(call.arguments)}`)
         printer.event({type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments})
         await printer.flush()
       },
       onCallAnswered: (request, response) => {
         printer.event({type: 'tool_result', id: response.id, content: response.content, is_error: response.isError})
-        printer.chrome(`${response.isError ? '✗' : '✓'} ${request.name}: ${summarize(response.content)}`)
+        printer.chrome(`${resultMark(response)} ${request.name}: ${response.skipped && !response.isError ? 'skipped: ' : ''}${summarize(response.content)}`)
       },
     },
   )
@@ -441,7 +463,14 @@ async function runTools(
     return 'shutdown'
   }
 
+  if (outcome.reply) return {reply: outcome.reply.text, fromEditor: outcome.reply.fromEditor}
   return outcome.stop ? 'stop' : 'next'
+}
+
+/** ✓ only for a tool that ran and whose result was delivered; ✗ failed or refused; ⊘ skipped or cancelled. */
+function resultMark(response: {isError: boolean; skipped?: boolean}): string {
+  if (response.isError) return '✗'
+  return response.skipped ? '⊘' : '✓'
 }
 
 /**

@@ -66,7 +66,9 @@ describe('emacs keymap', () => {
     ['Alt+C', '|ab cd', E + 'c', 'Ab| cd'],
     ['Ctrl+_ undo', 'ab|', 'cd\x1f', 'ab|'],
     ['Ctrl+Z undo', 'ab|', 'cd\x1a', 'ab|'],
-    ['Ctrl+G redo', 'ab|', 'cd\x1f\x07', 'abcd|'],
+    // Ctrl+G opens the editor (SPEC §18); redo is Ctrl+Alt+_ (emacs 28's C-M-_) and kitty's Ctrl+Shift+Z.
+    ['Ctrl+Alt+_ redo', 'ab|', 'cd\x1f' + E + '\x1f', 'abcd|'],
+    ['Ctrl+Shift+Z (kitty) redo', 'ab|', 'cd\x1f' + E + '[122;6u', 'abcd|'],
     ['typing', '|', 'héllo 👍', 'héllo 👍|'],
     ['Shift+Enter (kitty)', 'ab|', E + '[13;2u', 'ab\n|'],
     ['Alt+Enter', 'ab|', E + '\r', 'ab\n|'],
@@ -99,6 +101,8 @@ describe('emacs keymap', () => {
     ['Ctrl+D at the end of a non-empty buffer does nothing', 'ab|', '\x04', ['none']],
     ['Ctrl+X opens the editor', 'ab|', '\x18', ['open-editor']],
     ['kitty Ctrl+X opens the editor', 'ab|', E + '[120;5u', ['open-editor']],
+    ['Ctrl+G opens the editor', 'ab|', '\x07', ['open-editor']],
+    ['Ctrl+R starts a history search', 'ab|', '\x12', ['history-search']],
     ['Esc is unbound', 'ab|', E, ['none']],
     ['kitty Esc is unbound', 'ab|', E + '[27u', ['none']],
     ['Ctrl+Q is unbound', 'ab|', '\x11', ['none']],
@@ -121,6 +125,10 @@ describe('emacs keymap', () => {
     const r = run('emacs', 'ab|', '\x18', {editorEscape: false})
     expect(r.actions).to.deep.equal(['none'])
     expect(r.text).to.equal('ab|')
+  })
+
+  it('Ctrl+G does nothing when editorEscape is false', () => {
+    expect(run('emacs', 'ab|', '\x07', {editorEscape: false}).actions).to.deep.equal(['none'])
   })
 
   it('has a bar cursor', () => {
@@ -243,6 +251,25 @@ describe('vi keymap', () => {
       expect(press(mode, e, '\x18')).to.deep.equal(['none'])
     })
   }
+
+  it("normal mode: Alt+Enter puts the newline after the cursor's character, as vim's a (l1 Esc Alt+Enter l2)", () => {
+    const mode = createEditMode('vi')
+    const e = ed('|')
+    press(mode, e, 'l1')
+    press(mode, e, E)
+    press(mode, e, E + '\r')
+    expect(mode.cursorShape).to.equal('bar')
+    press(mode, e, 'l2')
+    expect(show(e)).to.equal('l1\nl2|')
+  })
+
+  it("normal mode: Shift+Enter mid line splits after the cursor's character", () => {
+    const mode = createEditMode('vi')
+    const e = ed('abc|')
+    press(mode, e, E)
+    press(mode, e, '0' + E + '[13;2u')
+    expect(show(e)).to.equal('a\n|bc')
+  })
 
   it('k on the first line and j on the last walk history in normal mode', () => {
     const mode = createEditMode('vi')

@@ -118,15 +118,17 @@ describe('inlineReply (pty)', function () {
     expect(await outcome(t)).to.deep.equal({type: 'submit', text: 'ab'})
   })
 
-  it('cancels on Ctrl+C, on kitty-encoded Ctrl+C, and on Ctrl+D with an empty buffer', async () => {
+  it('cancels on Ctrl+C, on kitty-encoded Ctrl+C (reason interrupted), and on Ctrl+D with an empty buffer (reason cancelled), keeping the buffer and saying so on screen', async () => {
     let t = await run({message: 'Reply:', initialText: 'kept?'})
     t.send(keys.ctrlC)
-    expect(await outcome(t)).to.deep.equal({type: 'cancelled'})
+    expect(await outcome(t)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: 'kept?'})
+    // The last picture of a cancelled reply says it was cancelled (issue 23, finding 7).
+    expect(t.screenText()).to.match(/^Reply: kept\? \(cancelled\)$/m)
     t.dispose()
     rmSync(tmp.file('result.json'))
     t = await run({message: 'Reply:'})
     t.send(keys.ctrlCKitty)
-    expect(await outcome(t)).to.deep.equal({type: 'cancelled'})
+    expect(await outcome(t)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: ''})
     t.dispose()
     rmSync(tmp.file('result.json'))
     t = await run({message: 'Reply:'})
@@ -134,7 +136,7 @@ describe('inlineReply (pty)', function () {
     await t.settle()
     expect(existsResult()).to.equal(false)
     t.send(keys.backspace + keys.ctrlD)
-    expect(await outcome(t)).to.deep.equal({type: 'cancelled'})
+    expect(await outcome(t)).to.deep.equal({type: 'cancelled', reason: 'cancelled', text: ''})
   })
 
   it('vi mode: the cursor shape follows insert/normal and the help line names the mode', async () => {
@@ -266,7 +268,7 @@ describe('inlineReply (pty)', function () {
     t.send(keys.up)
     await t.waitForText('Reply: my draft')
     t.send(' fixed' + keys.enter)
-    expect(await outcome(t)).to.deep.equal([{type: 'cancelled'}, {type: 'submit', text: 'my draft fixed'}])
+    expect(await outcome(t)).to.deep.equal([{type: 'cancelled', reason: 'interrupted', text: 'my draft'}, {type: 'submit', text: 'my draft fixed'}])
   })
 
   it('keeps prompts on the terminal when stdout is piped (| cat)', async () => {

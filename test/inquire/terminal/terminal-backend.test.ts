@@ -53,7 +53,7 @@ describe('TerminalPromptBackend', () => {
     const backend = new TerminalPromptBackend({context: {input: s.input, output: s.output, env: {TERM: 'xterm'}}})
     const request = {message: 'Reply:', initialText: '', editMode: 'emacs' as const, editorEscape: false, history: ['earlier reply']}
     typeLater(s.input, 'half-written', '\x18', '\x03')
-    expect(await backend.inlineReply(request)).to.deep.equal({type: 'cancelled'})
+    expect(await backend.inlineReply(request)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: 'half-written'})
     expect(s.written()).to.not.contain('Ctrl+X')
     typeLater(s.input, '\x1b[A', '\r')
     expect(await backend.inlineReply(request)).to.deep.equal({type: 'submit', text: 'half-written'})
@@ -69,7 +69,7 @@ describe('TerminalPromptBackend', () => {
     const reply = {message: 'Reply:', initialText: '', editMode: 'emacs' as const, editorEscape: false, history: ['earlier reply']}
     const toolEdit = {message: 'Edit arguments', initialText: '{"a":1}', editMode: 'emacs' as const, editorEscape: false}
     typeLater(s.input, 'X', '\x03')
-    expect(await backend.inlineReply(toolEdit)).to.deep.equal({type: 'cancelled'})
+    expect(await backend.inlineReply(toolEdit)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: '{"a":1}X'})
     typeLater(s.input, '\x1b[A', '\r')
     expect(await backend.inlineReply(reply)).to.deep.equal({type: 'submit', text: 'earlier reply'})
     typeLater(s.input, '\x1b[A', '\r')

@@ -1,7 +1,7 @@
 // The pure line-editing core (reedline's core_editor): a text buffer that may
-// hold several lines, a cursor, the kill ring and undo/redo. Every public
-// method is one editor command; keymaps call them and the renderer reads
-// `text` and `cursor`. No I/O.
+// hold several lines, a cursor, the kill ring, vi's register and undo/redo.
+// The keymaps hand it EditCommand data (./edit-command.ts) through `apply`;
+// the renderer reads `text` and `cursor`. No I/O.
 //
 // Invariants: `cursor` is a UTF-16 offset in [0, text.length] that always
 // sits on a grapheme boundary; undoing back to the start restores the text
@@ -12,6 +12,7 @@
 // transpose at the end of a line swaps the two characters before the cursor,
 // case commands act from the cursor to the end of the word.
 import {displayWidth} from '../text.js'
+import {applyEditCommand, type EditCommand, type ViRegister} from './edit-command.js'
 import {EditStack, startsNewStep, type UndoBehavior} from './edit-stack.js'
 import {KillRing} from './kill-ring.js'
 import {bigWordStart, isWordChar, segments, wordEnd, wordStart} from './words.js'
@@ -32,6 +33,8 @@ export class LineEditor {
   private yanked: {start: number; end: number} | undefined
   /** Display column kept across consecutive Up/Down. */
   private goalColumn: number | undefined
+  /** vi's unnamed register (d, c, x, p), apart from the kill ring. */
+  private readonly register: ViRegister = {text: '', linewise: false}
 
   constructor(text = '', cursor = text.length) {
     this.buffer = text
@@ -55,6 +58,11 @@ export class LineEditor {
   /** Number of entries in the kill ring (for tests and diagnostics). */
   get killRingSize(): number {
     return this.ring.size
+  }
+
+  /** Runs one edit command (the keymaps' only way to change the buffer). */
+  apply(command: EditCommand): void {
+    applyEditCommand(this, command, this.register)
   }
 
   // ---- queries -------------------------------------------------------------

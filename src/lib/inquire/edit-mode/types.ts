@@ -1,11 +1,14 @@
 // The contract between keymaps and the prompt (docs/architecture.md "Edit modes").
+import type {KeyActionName} from '../../config/key-actions.js'
+import type {KeyBindings, Keymap, KeymapName} from '../../config/keymaps.js'
 import type {LineEditor} from '../core/line-editor.js'
 import type {Key} from '../keys.js'
 
 /**
  * What the prompt should do after a key: 'changed' (text changed; repaint),
- * 'moved' (only the cursor moved), 'redraw' (repaint everything), 'none'
- * (nothing happened), or end the prompt / walk history.
+ * 'moved' (only the cursor moved, or the mode changed), 'redraw' (repaint
+ * everything), 'none' (nothing happened), or end the prompt / walk or search
+ * history.
  */
 export type EditAction =
   | {type: 'none'}
@@ -17,16 +20,26 @@ export type EditAction =
   | {type: 'open-editor'}
   | {type: 'history-prev'}
   | {type: 'history-next'}
+  | {type: 'history-search'}
 
 export interface EditModeHandler {
+  /** Turns a key into an action of the current table and runs it on the editor. */
   handle(key: Key, editor: LineEditor): EditAction
   /** Terminal cursor shape to show now (vi: bar in insert, block in normal). */
   readonly cursorShape: 'bar' | 'block'
+  /** The table keys are looked up in now ('emacs', or vi's 'vi_insert' / 'vi_normal'). */
+  readonly table: KeymapName
+  /** That table's bindings (canonical key spec → action), for the help line. */
+  readonly keymap: Keymap
+  /** What `key` alone is bound to in the current table, without acting (the history search asks). */
+  actionOf(key: Key): KeyActionName | undefined
 }
 
 export interface EditModeOptions {
-  /** Ctrl+X → open-editor; false leaves Ctrl+X unbound. Default true. */
+  /** open_editor (Ctrl+X, Ctrl+G) → open-editor; false leaves those keys doing nothing. Default true. */
   editorEscape?: boolean
+  /** The user's `editor.inline.keys` tables, merged over the defaults. */
+  bindings?: KeyBindings
 }
 
 /** Runs `fn` on the editor and reports whether the text or only the cursor changed. */
@@ -37,26 +50,4 @@ export function outcome(editor: LineEditor, fn: () => unknown): EditAction {
   if (editor.text !== text) return {type: 'changed'}
   if (editor.cursor !== cursor) return {type: 'moved'}
   return {type: 'none'}
-}
-
-/** A plain (unmodified) key of this name. */
-export function plain(key: Key, name: string): boolean {
-  return key.name === name && !key.ctrl && !key.meta
-}
-
-export function ctrl(key: Key, name: string): boolean {
-  return key.name === name && key.ctrl && !key.meta
-}
-
-export function alt(key: Key, name: string): boolean {
-  return key.name === name && key.meta && !key.ctrl
-}
-
-/** Shift+Enter, Alt+Enter (either order of modifiers) and Ctrl+J insert a newline. */
-export function isNewlineKey(key: Key): boolean {
-  return (key.name === 'enter' && (key.shift || key.meta) && !key.ctrl) || ctrl(key, 'j')
-}
-
-export function isSubmitKey(key: Key): boolean {
-  return key.name === 'enter' && !key.shift && !key.meta && !key.ctrl
 }

@@ -13,6 +13,8 @@ export interface ReplyView {
   cursor: number
   /** The help line; undefined hides it. */
   help?: string
+  /** Drawn dim where the buffer's text would start while the buffer is empty. */
+  placeholder?: string
   width: number
   height: number
   color: boolean
@@ -35,7 +37,8 @@ const CONTINUATION_WIDTH = 2
 const MIN_FIRST_ROW = 10
 
 const bold = (s: string, color: boolean) => (color ? `\x1b[1m${s}\x1b[22m` : s)
-const dim = (s: string, color: boolean) => (color ? `\x1b[2m${s}\x1b[22m` : s)
+/** Dim text (SGR 2), or the text as it is without colour. */
+export const dim = (s: string, color: boolean) => (color ? `\x1b[2m${s}\x1b[22m` : s)
 
 /**
  * Lays the view out. `scrollTop` is the previous frame's (keeps the viewport
@@ -66,7 +69,13 @@ export function buildFrame(view: ReplyView, cache: LineLayoutCache, scrollTop = 
 
   const sig = `${width}|${firstPrefixWidth}|${view.color}|${view.message}`
   const body = layoutBody(view.text, sig, cache, width - firstPrefixWidth, restWidth, firstPrefix, firstPrefixWidth, contPrefix)
-  const {rows: bodyRows, widths: bodyWidths} = body
+  let {rows: bodyRows, widths: bodyWidths} = body
+  if (view.text === '' && view.placeholder) {
+    // A copy: the cached body must stay the buffer's own rows.
+    const shown = truncate(view.placeholder, Math.max(1, width - firstPrefixWidth - 1))
+    bodyRows = [firstPrefix + dim(shown.text, view.color), ...bodyRows.slice(1)]
+    bodyWidths = [firstPrefixWidth + shown.width, ...bodyWidths.slice(1)]
+  }
   // The line holding the cursor: the last one whose start is at or before it.
   let li = body.lineStarts.length - 1
   while (li > 0 && body.lineStarts[li] > view.cursor) li--

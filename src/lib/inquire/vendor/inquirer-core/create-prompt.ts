@@ -16,7 +16,7 @@
 // message) and `clearPromptOnDone` are dropped.
 import {AsyncResource} from 'node:async_hooks'
 import type {KeyListener, PromptTerminal} from '../../prompt-terminal.js'
-import {TERMINAL_SEQUENCES} from '../../../printer/terminal-state.js'
+import {TERMINAL_SEQUENCES} from '../../../terminal/sequences.js'
 import {PromptScreen, type View} from '../../screen.js'
 import {runPrompt, type Settle} from '../../tty.js'
 import type {PromptContext} from '../../types.js'

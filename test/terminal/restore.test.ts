@@ -6,10 +6,10 @@ import {join} from 'node:path'
 import {
   pendingRestores,
   registerRestore,
-  RESTORE_SEQUENCES,
   restoreTerminal,
   setRestoreTtyOpener,
-} from '../../src/lib/printer/terminal-state.js'
+} from '../../src/lib/terminal/restore.js'
+import {RESTORE_SEQUENCES} from '../../src/lib/terminal/sequences.js'
 
 describe('terminal restore registry', () => {
   let dir: string
@@ -70,7 +70,7 @@ describe('terminal restore registry', () => {
   })
 
   it('is shared by every copy of the module (kept on globalThis)', async () => {
-    const copy = (await import(`../../src/lib/printer/terminal-state.ts?copy=${Date.now()}`)) as typeof import('../../src/lib/printer/terminal-state.js')
+    const copy = (await import(`../../src/lib/terminal/restore.ts?copy=${Date.now()}`)) as typeof import('../../src/lib/terminal/restore.js')
     registerRestore({name: 'from-first-copy'})
     expect(copy.pendingRestores()).to.deep.equal(['from-first-copy'])
     expect(copy.restoreTerminal()).to.deep.equal(['from-first-copy'])

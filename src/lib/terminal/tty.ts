@@ -1,0 +1,118 @@
+// The controlling terminal, reached through /dev/tty so that prompts and
+// terminal restoration never touch stdout or stderr (SPEC §1.3). The one
+// module that opens it (SPEC §17): the printer, the restore registry, the
+// signal router, the Ctrl+C key reader, the prompts and the editor service
+// all open the terminal through it. Opening it fails where there is no
+// terminal (CI, cron, a setsid child): callers then get undefined and skip
+// whatever needed a terminal.
+import {closeSync, openSync, writeSync} from 'node:fs'
+import tty from 'node:tty'
+
+export const TTY_PATH = '/dev/tty'
+
+/** Opens /dev/tty (for writing by default); undefined when there is no terminal. The one place jp opens it. */
+export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | undefined {
+  if (process.platform === 'win32') return undefined
+  try {
+    return openSync(TTY_PATH, flags)
+  } catch {
+    return undefined
+  }
+}
+
+/** Closes a tty fd, ignoring errors (already closed, or the terminal went away). */
+export function closeTtyFd(fd: number): void {
+  try {
+    closeSync(fd)
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs `fn` with /dev/tty open and closes it after; undefined (and `fn` not run) without a terminal. */
+export function withTtyFd<T>(flags: 'w' | 'r' | 'r+' | number, fn: (fd: number) => T): T | undefined {
+  const fd = openTtyFd(flags)
+  if (fd === undefined) return undefined
+  try {
+    return fn(fd)
+  } finally {
+    closeTtyFd(fd)
+  }
+}
+
+let cachedHasTerminal: boolean | undefined
+
+/** True when this process has a controlling terminal it can open. Cached. */
+export function hasControllingTerminal(): boolean {
+  if (cachedHasTerminal === undefined) {
+    const fd = openTtyFd('r+')
+    cachedHasTerminal = fd !== undefined
+    if (fd !== undefined) closeTtyFd(fd)
+  }
+  return cachedHasTerminal
+}
+
+/** Writes synchronously to a tty fd, ignoring errors (the terminal may be gone). */
+export function writeTtySync(fd: number, data: string): void {
+  try {
+    writeSync(fd, data)
+  } catch {
+    // A hung-up terminal (SIGHUP) is not a reason to fail an exit path.
+  }
+}
+
+export interface TtyStreams {
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  /** Closes both streams (idempotent). */
+  close(): void
+}
+
+/**
+ * Opens fresh read/write streams on the controlling terminal, or returns
+ * undefined when there is none (CI, cron, a detached process): the caller
+ * then falls back (no prompt, a documented default).
+ *
+ * Prompts open a fresh pair for each prompt and close it after. Reusing one
+ * pair across prompts breaks the second one (a closed MuteStream, a paused
+ * handle), and a fresh pair also means `jp … | jq` and `2> err.txt` leave
+ * the prompt on the screen.
+ */
+export function openTty(): TtyStreams | undefined {
+  let readFd: number | undefined
+  let writeFd: number | undefined
+  try {
+    readFd = openTtyFd('r')
+    writeFd = openTtyFd('w')
+    if (readFd === undefined || writeFd === undefined || !tty.isatty(readFd) || !tty.isatty(writeFd)) throw new Error('not a terminal')
+    const input = new tty.ReadStream(readFd)
+    const output = new tty.WriteStream(writeFd)
+    let closed = false
+    return {
+      input,
+      output,
+      close() {
+        if (closed) return
+        closed = true
+        try {
+          if (input.isRaw) input.setRawMode(false)
+        } catch {
+          // the terminal went away; nothing left to restore
+        }
+        input.destroy()
+        output.destroy()
+      },
+    }
+  } catch {
+    if (readFd !== undefined) closeTtyFd(readFd)
+    if (writeFd !== undefined) closeTtyFd(writeFd)
+    return undefined
+  }
+}
+
+/** True when a controlling terminal can be opened (without keeping it open). */
+export function hasTty(): boolean {
+  const streams = openTty()
+  streams?.close()
+  return streams !== undefined
+}

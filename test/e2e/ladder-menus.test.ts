@@ -1,0 +1,102 @@
+// The ladder's remaining rough edges end to end (issue 23, findings 5, 7
+// and 8): bin/run.js in a real pseudo-terminal (JpRun wraps it in `sh -c`
+// so stty and the exit status are read from inside the session), real
+// Ctrl+C bytes, a local server streaming slowly. Each test failed on the
+// code before the fix.
+import {expect} from 'chai'
+import {existsSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {ROOT} from '../helpers/cli.js'
+import {keys} from '../helpers/pty.js'
+import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
+import {JpRun, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
+
+const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const SLOW_FSYNC = pathToFileURL(join(ROOT, 'test/fixtures/e2e/slow-fsync.mjs')).href
+
+describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)', function () {
+  this.timeout(60_000)
+  let slow: SlowServer | undefined
+  let run: JpRun | undefined
+  const cleanups: Array<() => void> = []
+
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) c()
+    run?.dispose()
+    run = undefined
+    await slow?.close()
+    slow = undefined
+  })
+
+  async function start(script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}, query?: string): Promise<JpRun> {
+    slow = await startSlowServer(script)
+    run = new JpRun({baseUrl: slow.baseUrl, ...opts})
+    return run.start(query)
+  }
+
+  it('finding 5: interrupt.streaming.action = "reply" — a second Ctrl+C 0.3 s after the first shuts down (130), it does not resume', async () => {
+    const r = await start([{text: words(80), intervalMs: 60}], {toml: '[interrupt.streaming]\naction = "reply"\n'})
+    await r.term.waitForText('w3 ')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText('Reply:')
+    await sleep(300)
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText('Shutting down')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(130)
+    expect(slow!.requests).to.have.length(1)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+  })
+
+  it('finding 5: … while a Ctrl+C at that reply after the cooldown resumes the stream', async () => {
+    const r = await start([{text: words(40), intervalMs: 60}], {toml: '[interrupt]\nescalation_cooldown_secs = 0.2\n[interrupt.streaming]\naction = "reply"\n'})
+    await r.term.waitForText('w3 ')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText('Reply:')
+    await sleep(500)
+    r.term.send(keys.ctrlC)
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    expect(r.term.screenText()).to.include('w39')
+    expect(r.term.screenText()).not.to.include('Shutting down')
+  })
+
+  it('finding 7: a reply cancelled with Ctrl+C stays above the menu marked "(cancelled)"', async () => {
+    const r = await start([{text: words(80), intervalMs: 60}])
+    await r.replyAtMenu('draft', {submit: false})
+    r.term.send(keys.ctrlC)
+    await r.term.waitFor(() => r.term.screenText().split('Interrupted [c,r,s,a,?]').length === 3, 'the menu again')
+    expect(r.term.screenText()).to.match(/^Reply: draft \(cancelled\)$/m)
+    r.term.send('s')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+  })
+
+  it('finding 8: a Ctrl+C between turn phases opens [c,r,s,?]; r sends the reply with the query, in the same request', async () => {
+    const fsyncLog = join(tmpdir(), `jp-fsync-${process.pid}-${Date.now()}.log`)
+    cleanups.push(() => rmSync(fsyncLog, {force: true}))
+    slow = await startSlowServer([{text: ['answer to both.'], intervalMs: 5}])
+    run = new JpRun({
+      baseUrl: slow.baseUrl,
+      env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_MS: '1500', JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
+    })
+    const t = await run.start('first question')
+    // The turn is saving its query (a gap: no stream, no tool).
+    await t.poll(() => existsSync(fsyncLog) && readFileSync(fsyncLog, 'utf8').includes('events.log'), 'the turn saving')
+    t.term.send(keys.ctrlC)
+    await t.term.waitForText('Interrupted [c,r,s,?]')
+    t.term.send('r')
+    await t.term.waitForText('Reply:')
+    t.term.type('and also this')
+    t.term.send(keys.enter)
+    const res = await t.finish(40_000)
+    expect(res.code, t.term.screenText()).to.equal(0)
+    expect(slow.requests).to.have.length(1)
+    const users = slow.requests[0].json().messages.filter((m) => m.role === 'user').map((m) => m.content)
+    expect(users).to.deep.equal(['first question', 'and also this'])
+    expect(t.term.screenText()).to.include('answer to both.')
+  })
+})
