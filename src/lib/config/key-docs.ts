@@ -77,7 +77,8 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'providers.llm.timeout_secs': {
     description:
       'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
-      'between pieces of the answer (servers send pings while thinking). Then the request fails (and is retried when nothing arrived yet). ' +
+      'between pieces of the answer (servers send pings while thinking), and the time spent waiting between two complete events (a server trickling bytes that never finish an event). ' +
+      'Then the request fails (and is retried when nothing arrived yet). ' +
       'Unset: 300. The environment variable `JP_STREAM_IDLE_TIMEOUT_SECS` overrides it.',
     example: '120',
   },

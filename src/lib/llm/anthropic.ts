@@ -41,7 +41,7 @@ class AnthropicProvider implements Provider {
     const apiKey = this.opts.apiKey
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
-      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs, 'latin1'))
+      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs, 'latin1'), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
@@ -190,9 +190,9 @@ const FINISH: Record<string, FinishReason> = {
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error'])
 
 /** Turns the SSE body (binary strings: one char per byte, see text-records.ts) into StreamEvents. */
-export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   const stream = new AnthropicStreamState(provider)
-  for await (const messages of sseBatches(chunks)) {
+  for await (const messages of sseBatches(chunks, {provider, progressMs: framing.progressMs})) {
     // What arrived before a failure in this same read is still delivered.
     let failure: unknown
     try {
