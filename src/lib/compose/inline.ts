@@ -87,7 +87,8 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
         message: request.message,
         initialText: buffer,
         editMode: deps.editMode,
-        editorEscape: request.editorEscape,
+        // No editor: Ctrl+X is neither offered nor bound (the help line must not offer what does not work).
+        editorEscape: request.editorEscape && deps.editor !== undefined,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
         ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
         ...(request.signal ? {signal: request.signal} : {}),
