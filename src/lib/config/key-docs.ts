@@ -22,7 +22,8 @@ export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = 
 /** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
 const provider = (name: ProviderName): Record<string, KeyDoc> => {
   const spec: ProviderSpec = PROVIDERS[name]
-  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\` replaces the default base URL`
+  const form = spec.baseUrlEnvForm === 'host' ? ' (a host as its own clients take it: `HOST`, `HOST:PORT` or a URL; http and the default port unless given)' : ''
+  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\`${form} replaces the default base URL`
   return {
     [`providers.llm.${name}`]: {description: `The ${name} provider (${about}).`, example: '{}'},
     [`providers.llm.${name}.base_url`]: {
@@ -76,7 +77,8 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'providers.llm.timeout_secs': {
     description:
       'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
-      'between pieces of the answer (servers send pings while thinking). Then the request fails (and is retried when nothing arrived yet). ' +
+      'between pieces of the answer (servers send pings while thinking), and the time spent waiting between two complete events (a server trickling bytes that never finish an event). ' +
+      'Then the request fails (and is retried when nothing arrived yet). ' +
       'Unset: 300. The environment variable `JP_STREAM_IDLE_TIMEOUT_SECS` overrides it.',
     example: '120',
   },
