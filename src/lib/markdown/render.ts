@@ -397,7 +397,7 @@ export class MarkdownRenderer {
     const close = matching(tokens, open)
     const marker = this.list.ordered ? `${this.list.number}.` : '•'
     this.list.number++
-    this.item(tokens, open, close, marker, {width: this.width(), first: [], rest: []}, 0, true)
+    this.item(tokens, open, close, marker, {width: this.width(), first: [], rest: []}, 1, true)
   }
 
   // ---- whole blocks ----
@@ -487,7 +487,7 @@ export class MarkdownRenderer {
           const close = matching(tokens, j)
           const c: Ctx = first ? ctx : {...ctx, first: ctx.rest}
           if (!first && !tight) this.out += paintPieces(trimEnd(ctx.rest), this.opts.color) + '\n'
-          this.item(tokens, j, close, ordered ? `${n++}.` : BULLETS[(depth + 1) % BULLETS.length], c, depth + 1, tight)
+          this.item(tokens, j, close, ordered ? `${n++}.` : BULLETS[depth % BULLETS.length], c, depth + 1, tight)
           first = false
           j = close + 1
         }

@@ -110,41 +110,24 @@ export class LineWrapper {
 
   /** Adds text in `style`: spaces in it are break opportunities. */
   text(text: string, style: Style, link?: string): void {
-    // The common case: unstyled one-cell text, no word pending: place words straight from the string.
-    if (link === undefined && this.word.length === 0 && isPlain(style, this.opts.color) && ASCII.test(text)) return this.plainText(text)
+    // The common case: unstyled one-cell text, no word pending: complete words are placed straight from the string.
+    const plain = link === undefined && this.word.length === 0 && isPlain(style, this.opts.color) && ASCII.test(text)
     let i = 0
     const n = text.length
     while (i < n) {
       const sp = text.indexOf(' ', i)
       const end = sp < 0 ? n : sp
       if (end > i) {
-        const t = text.slice(i, end)
-        this.word.push({text: t, style, link})
-        this.wordWidth += cells(t)
+        const t = i === 0 && end === n ? text : text.slice(i, end)
+        if (plain && sp >= 0) this.placePlain(t)
+        else {
+          // The last word may continue in the next call: it stays pending.
+          this.word.push({text: t, style: plain ? PLAIN : style, link})
+          this.wordWidth += plain ? t.length : cells(t)
+        }
       }
       if (sp < 0) break
       this.space()
-      i = sp + 1
-    }
-  }
-
-  private plainText(text: string): void {
-    let i = 0
-    const n = text.length
-    while (i < n) {
-      const sp = text.indexOf(' ', i)
-      const end = sp < 0 ? n : sp
-      if (end > i) {
-        if (sp < 0) {
-          // The last word may continue in the next call: keep it pending.
-          const t = i === 0 ? text : text.slice(i)
-          this.word.push({text: t, style: PLAIN})
-          this.wordWidth += t.length
-          return
-        }
-        this.placePlain(text.slice(i, end))
-      }
-      if (!this.lineEmpty) this.spacePending = true
       i = sp + 1
     }
   }
