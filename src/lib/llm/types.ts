@@ -72,8 +72,22 @@ export interface ChatRequest {
  */
 export type FinishReason = 'stop' | 'tool_use' | 'length' | 'content_filter' | 'refusal' | 'context_window' | 'pause' | 'other'
 
+/**
+ * Streamed text, and the bytes it arrived as when the adapter has them
+ * (every piece from a template record: llm/text-records.ts), as binary
+ * strings (one char per byte). Such an event decodes `text` only when it is
+ * read: output and storage take the bytes.
+ */
+export interface TextPiece {
+  readonly text: string
+  /** The text as the body of a JSON string, UTF-8, as the server sent it: the conversation's log stores these bytes without escaping the text again. */
+  json?: string
+  /** The text's UTF-8 bytes as they arrived: output writes them without encoding the text again. */
+  utf8?: string
+}
+
 export type StreamEvent =
-  | {type: 'text'; text: string}
+  | ({type: 'text'} & TextPiece)
   /**
    * Reasoning text. An event with `signature` (Anthropic only, empty text)
    * closes a thinking block: the reasoning since the previous close is that

@@ -3,7 +3,7 @@
 // commits what it returns, so what is stored is what the provider sent —
 // each thinking block with its own signature, redacted blocks included.
 import {event, type ChatResponseEvent, type ConversationEvent} from '../conversation/events.js'
-import type {FinishReason, StreamEvent, ToolCallEvent} from '../llm/types.js'
+import type {FinishReason, StreamEvent, TextPiece, ToolCallEvent} from '../llm/types.js'
 
 /** A stored reasoning piece: a signed block, a redacted block, or unsigned text. */
 type ReasoningPiece = {text: string; signature?: string} | {redacted: string}
@@ -22,14 +22,15 @@ export class ResponseParts {
    * recorded in the conversation while it streams) and is not kept here:
    * `text` stays empty and `toEvents` leaves the message out.
    */
-  constructor(private readonly recordText?: (text: string) => void) {}
+  constructor(private readonly recordText?: (piece: TextPiece) => void) {}
 
   add(ev: StreamEvent): void {
     switch (ev.type) {
       case 'text':
-        if (ev.text === '') break
+        // A text event of bytes is never empty (and reading its text would decode it).
+        if (ev.utf8 === undefined && ev.text === '') break
         this.sawText = true
-        if (this.recordText) this.recordText(ev.text)
+        if (this.recordText) this.recordText(ev)
         else this.text += ev.text
         break
       case 'reasoning':

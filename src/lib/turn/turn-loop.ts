@@ -240,7 +240,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     everyMs: deps.recordEveryMs ?? 1000,
     onFailure: () => controller.abort(),
   })
-  const partial = new ResponseParts((text) => recorder.add(text))
+  const partial = new ResponseParts((piece) => recorder.add(piece))
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
@@ -330,7 +330,7 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
   switch (ev.type) {
     case 'text':
       return () => {
-        printer.assistant(ev.text)
+        printer.assistant(ev)
         // What the terminal shows (rendered markdown holds a partial word back).
         state.atLineStart = printer.atLineStart()
       }
