@@ -59,6 +59,8 @@ export interface InlineEditRequest {
   placeholder?: string
   /** Ends the widget from outside (a cancel with reason 'terminated'). */
   signal?: AbortSignal
+  /** The widget leaves nothing on the screen when it ends, and the backend's other prompts wait for it (type to queue). */
+  overlay?: boolean
 }
 
 export function isNonBlank(text: string): boolean {
@@ -116,6 +118,7 @@ export async function editInline<R>(
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
         ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
         ...(request.signal ? {signal: request.signal} : {}),
+        ...(request.overlay ? {eraseOnDone: true, background: true} : {}),
         ...(deps.typedDraft ? {onChange: (text: string) => deps.typedDraft!.update(text)} : {}),
       })
     } catch (error) {

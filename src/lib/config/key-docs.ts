@@ -135,6 +135,16 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
     description: 'A second Ctrl+C within this many seconds of the first starts a graceful shutdown instead of opening the menu again.',
     example: '1.5',
   },
+  'interrupt.queue_countdown_secs': {
+    description:
+      'When a turn ends with a queued reply (`q` in a menu, or typed while jp works), jp counts down this many seconds on the status line (Enter sends at once, Ctrl+C keeps the reply as the draft and exits), then sends it as the next turn. `0` sends it at once.',
+    example: '10',
+  },
+  'interrupt.type_to_queue': {
+    description:
+      'On a terminal, a printable key typed while jp waits for the model, streams an answer or runs a tool opens the `Queue:` prompt at the bottom, seeded with that key, while the answer keeps printing above it; Enter queues the reply. `false`: typed keys are ignored (never echoed).',
+    example: 'false',
+  },
   'interrupt.streaming': {description: 'Ctrl+C while the assistant streams.', example: '{}'},
   'interrupt.streaming.action': {
     description:

@@ -38,6 +38,10 @@ export type ToolCallAction = 'prompt' | 'continue' | 'restart' | 'respond' | 'st
 
 export interface InterruptSection {
   escalation_cooldown_secs: number
+  /** Seconds the queued reply's countdown runs before it is sent (0: at once). */
+  queue_countdown_secs: number
+  /** On a terminal, a printable key typed while jp works opens the `Queue:` prompt. */
+  type_to_queue: boolean
   streaming: {action: StreamingAction; compose_in_editor: ComposeInEditor}
   tool_call: {action: ToolCallAction; compose_in_editor: ComposeInEditor}
 }

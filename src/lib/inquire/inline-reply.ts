@@ -58,6 +58,8 @@ export interface InlineReplyConfig {
   placeholder?: string
   /** An inquirer theme; only `prefix` is used (none by default). */
   theme?: PartialDeep<Theme>
+  /** The prompt leaves nothing behind when it ends (an overlay at the bottom of the answer: `Queue:`). */
+  eraseOnDone?: boolean
 }
 
 export interface InlineReplyContext extends PromptContext {
@@ -111,6 +113,7 @@ interface ReplyPromptConfig {
   /** Told the buffer when the prompt ends, however it ends. */
   onEnd: (text: string) => void
   theme?: PartialDeep<Theme>
+  eraseOnDone?: boolean
 }
 
 /** No prefix before the message unless a theme asks for one. */
@@ -171,6 +174,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   }
 
   useEffect((t) => {
+    if (config.eraseOnDone) t.screen.clearOnDone()
     // Loaded in the background; a search already open takes them in when they arrive.
     void config.olderHistory?.prefetch()?.then(() => {
       if (!session.ended && reply.olderHistoryArrived()) setRevision((r) => r + 1)
@@ -319,6 +323,7 @@ export async function inlineReply(config: InlineReplyConfig, context?: InlineRep
         placeholder: config.placeholder,
         onEnd: (text) => (lastText = text),
         theme: config.theme,
+        eraseOnDone: config.eraseOnDone,
       },
       {...context, env, preamble: lines.length > 0 ? lines.join('\r\n') + '\r\n' : undefined},
     )

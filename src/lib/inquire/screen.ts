@@ -37,6 +37,8 @@ export class PromptScreen {
   private left = false
   private last: View | undefined
   private eraseAtEnd = false
+  /** done() erased the frame (the cursor is back on its first row). */
+  private erased = false
 
   constructor(
     private readonly out: Writer,
@@ -98,8 +100,10 @@ export class PromptScreen {
     if (this.left) return
     this.left = true
     if (this.dumbPainter) this.dumbPainter.leave()
-    else if (this.eraseAtEnd) this.painter!.clear()
-    else this.painter!.leave()
+    else if (this.eraseAtEnd) {
+      this.painter!.clear()
+      this.erased = true
+    } else this.painter!.leave()
   }
 
   /**
@@ -109,7 +113,7 @@ export class PromptScreen {
    */
   own(write: (data: string) => void): () => void {
     if (!this.painter) return () => {}
-    return claimPromptArea({
+    const release = claimPromptArea({
       clear: () => this.clear(),
       redraw: () => this.redraw(),
       repairAfterEditor: () => {
@@ -120,6 +124,8 @@ export class PromptScreen {
         this.redraw()
       },
     })
+    // Said when the prompt is over: whether its frame is gone (the writer above it goes back to its line).
+    return () => release({erased: this.erased})
   }
 }
 

@@ -30,6 +30,8 @@ export class TerminalPromptBackend implements PromptBackend {
   readonly history: ReplyHistory
   private readonly context: InlineReplyContext | undefined
   private readonly inline: InlinePromptSettings
+  /** The open background prompt, until it settles. */
+  private background: Promise<void> | undefined
 
   constructor(options: TerminalPromptBackendOptions = {}) {
     this.context = options.context
@@ -38,10 +40,36 @@ export class TerminalPromptBackend implements PromptBackend {
   }
 
   inlineSelect(config: InlineSelectConfig): Promise<string> {
-    return inlineSelect(config, this.contextFor(config.signal))
+    const open = () => inlineSelect(config, this.contextFor(config.signal))
+    return this.background ? this.idle().then(open) : open()
+  }
+
+  /**
+   * Resolves once no background prompt (type to queue) is open: one prompt
+   * at a time reads the terminal.
+   */
+  async idle(): Promise<void> {
+    while (this.background) await this.background
   }
 
   inlineReply(request: InlineReplyRequest): Promise<ReplyOutcome> {
+    if (request.background) {
+      // Opened at once (the keys that opened it are read by it), and waited for by every other prompt.
+      const open = this.reply(request)
+      const done = open.then(
+        () => {},
+        () => {},
+      )
+      this.background = done
+      void done.then(() => {
+        if (this.background === done) this.background = undefined
+      })
+      return open
+    }
+    return this.background ? this.idle().then(() => this.reply(request)) : this.reply(request)
+  }
+
+  private reply(request: InlineReplyRequest): Promise<ReplyOutcome> {
     // The conversation's replies come with the request; drafts cancelled in
     // this process stay on top of them. A prompt that asks for no history
     // (tool arguments, skip reasons, results) neither walks nor feeds it.
@@ -59,6 +87,7 @@ export class TerminalPromptBackend implements PromptBackend {
         editorName: this.inline.editorName,
         onChange: request.onChange,
         placeholder: request.placeholder,
+        eraseOnDone: request.eraseOnDone,
       },
       this.contextFor(request.signal),
     )
@@ -72,6 +101,7 @@ export class TerminalPromptBackend implements PromptBackend {
   }
 
   async confirm(message: string, defaultValue: boolean): Promise<boolean> {
+    await this.idle()
     const key = await inlineSelect(
       {
         message,
@@ -88,6 +118,7 @@ export class TerminalPromptBackend implements PromptBackend {
 
   /** A one-line question: @inquirer/prompts `input` on the tty context, the default pre-filled. */
   async text(message: string, defaultValue?: string): Promise<string> {
+    await this.idle()
     const {askQuestion} = await import('./question.js')
     return askQuestion(message, {default: defaultValue}, this.context)
   }

@@ -7,6 +7,7 @@ import {StringDecoder} from 'node:string_decoder'
 import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 import {TerminalSession} from '../terminal/session.js'
 import {openTty, type TtyStreams} from '../terminal/tty.js'
+import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
@@ -37,6 +38,11 @@ export interface PromptIO {
 export interface PromptHandlers<T> {
   /** Called for each decoded key until the prompt settles. */
   onKey(key: Key, settle: Settle<T>): void
+  /**
+   * True once the prompt has its answer (it may settle a moment later):
+   * keys read after it are kept for the next reader (terminal/typeahead.ts).
+   */
+  ended?(): boolean
   /** The terminal was resized (SIGWINCH, or 'resize' on the output). */
   onResize?(): void
   /** How a terminating signal or an abort ends the prompt. */
@@ -115,8 +121,12 @@ export function runPrompt<T>(
     detach = listen(context, input, output, io, {
       settled: () => settled,
       keys: (keys) => {
-        for (const key of keys) {
-          if (settled) return
+        for (const [i, key] of keys.entries()) {
+          if (settled || handlers!.ended?.()) {
+            // Read in the same go as the answer (`rhello⏎` typed at a menu): the next prompt's.
+            keepTypeahead(keys.slice(i).map((k) => k.sequence).join(''))
+            return
+          }
           guarded(() => handlers!.onKey(key, settle))
         }
       },
@@ -202,6 +212,10 @@ function listen(
 ): () => void {
   const keys = keyFeed(on.keys, () => !on.settled())
   const onData = (chunk: Buffer | string) => keys.feed(chunk)
+  // What an earlier reader read past its answer comes first, as the terminal
+  // would have kept it: once the prompt is set up, before any new input.
+  const ahead = takeTypeahead()
+  if (ahead !== '') queueMicrotask(() => (on.settled() ? keepTypeahead(ahead) : keys.feed(ahead)))
   // The terminal went away (hangup), or the prompt was aborted: nobody can answer.
   const onEnd = () => on.terminate()
   let lastSize = `${io.columns()}x${io.rows()}`

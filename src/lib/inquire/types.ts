@@ -77,6 +77,13 @@ export interface InlineReplyRequest {
   placeholder?: string
   /** Ends this prompt from outside (it then resolves `cancelled`, reason 'terminated'). */
   signal?: AbortSignal
+  /** The prompt leaves nothing on the screen when it ends (an overlay below the streaming answer). */
+  eraseOnDone?: boolean
+  /**
+   * Opened while jp works (type to queue): the backend's other prompts (a
+   * tool's permission, a menu) wait until it is closed.
+   */
+  background?: boolean
 }
 
 /** The prompt seam: a terminal implementation and a scripted mock. */

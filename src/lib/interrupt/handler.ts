@@ -10,6 +10,7 @@ import type {ToolInterruptAction} from '../tool/coordinator.js'
 import type {ToolPromptInterruptAction} from '../tool/prompter.js'
 import type {ComposeDeps} from '../compose/inline.js'
 import {errorLine} from '../text/one-line.js'
+import {QUEUE_OPTION, queueReply, type QueueResult, type ReplySlot} from './queue-reply.js'
 
 export type StreamingInterruptAction =
   /** Keep reading the live stream. */
@@ -45,6 +46,7 @@ export type FallbackInterruptAction = {type: 'continue'} | {type: 'quit'} | {typ
 export const TURN_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue turn'},
   {key: 'r', description: 'Reply (send a message, continue)'},
+  QUEUE_OPTION,
   {key: 's', description: 'Stop (save & exit)'},
 ]
 
@@ -75,6 +77,7 @@ export async function collectReply(deps: ComposeDeps, message: string, compose: 
 export const STREAMING_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue'},
   {key: 'r', description: 'Reply (stop & respond)'},
+  QUEUE_OPTION,
   {key: 's', description: 'Stop (save & exit)'},
   {key: 'a', description: 'Abort (discard & exit)'},
 ]
@@ -82,6 +85,7 @@ export const STREAMING_MENU: SelectOption[] = [
 export const TOOL_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue'},
   {key: 'r', description: 'Stop & respond'},
+  QUEUE_OPTION,
   {key: 's', description: 'Stop (cancel & exit)'},
   {key: 't', description: 'Restart'},
 ]
@@ -105,6 +109,8 @@ export interface InterruptHandlerDeps {
   history?: ComposeDeps['history']
   noEditorReason?: string
   typedDraft?: ComposeDeps['typedDraft']
+  /** The queued reply's slot; without one the menus offer no `q`. */
+  queue?: ReplySlot
   /**
    * The user answered a menu (any choice, Esc included): the Ctrl+C ladder
    * starts over (SignalRouter.resetLadder).
@@ -172,6 +178,13 @@ export class InterruptHandler {
           return keepGoing
         }
 
+        case 'q': {
+          // Queued: the stream goes on (shown from where it was held), or
+          // the turn does, if the stream ended meanwhile.
+          if (await this.queued(compose)) return {type: 'resume'}
+          break
+        }
+
         case 's': {
           return {type: 'stop'}
         }
@@ -236,6 +249,12 @@ export class InterruptHandler {
           return {type: 'continue'}
         }
 
+        case 'q': {
+          // Queued: the tool keeps running.
+          if (await this.queued(compose)) return {type: 'continue'}
+          break
+        }
+
         case 's': {
           return {type: 'stop'}
         }
@@ -265,12 +284,17 @@ export class InterruptHandler {
    * menu's is; an empty or cancelled one returns to the menu.
    */
   async handleTurnInterrupt(): Promise<TurnInterruptAction> {
+    const compose = this.deps.config.streaming.compose_in_editor
     for (;;) {
       const choice = await this.menu(TURN_MENU)
       if ('escalate' in choice) return {type: 'escalate'}
       if (choice.key === 's') return {type: 'stop'}
+      if (choice.key === 'q') {
+        if (await this.queued(compose)) return {type: 'continue'}
+        continue
+      }
       if (choice.key !== 'r') return {type: 'continue'}
-      const reply = await this.collectReply(REPLY_PROMPT, this.deps.config.streaming.compose_in_editor)
+      const reply = await this.collectReply(REPLY_PROMPT, compose)
       if (reply.type === 'reply') return reply
     }
   }
@@ -298,6 +322,22 @@ export class InterruptHandler {
     return choice.key === 'q' ? {type: 'quit'} : {type: 'continue'}
   }
 
+  /**
+   * A key typed while jp works (type to queue): the `Queue:` prompt at the
+   * bottom reads it and what follows. Undefined without a slot.
+   */
+  async handleTypedQueue(): Promise<QueueResult | undefined> {
+    const slot = this.deps.queue
+    return slot ? queueReply(this.deps, slot, {mode: 'never', typed: true}) : undefined
+  }
+
+  /** A menu's `q`: true when a reply is queued (back to the work), false to show the menu again. */
+  private async queued(mode: ComposeInEditor): Promise<boolean> {
+    const slot = this.deps.queue
+    if (!slot) return false
+    return (await queueReply(this.deps, slot, {mode})).type === 'queued'
+  }
+
   /** The reply flow of both menus, exposed for callers that need it directly. */
   async collectReply(message: string, compose: ComposeInEditor): Promise<ReplyResult> {
     return collectReply(this.deps, message, compose)
@@ -309,7 +349,9 @@ export class InterruptHandler {
   }
 
   /** Ctrl+C at the menu escalates; Esc is `escKey` (continue). Any answer resets the ladder. */
-  private async menu(options: SelectOption[], escKey = 'c'): Promise<MenuChoice> {
+  private async menu(menu: SelectOption[], escKey = 'c'): Promise<MenuChoice> {
+    // No slot (a caller without one): no `q` to offer.
+    const options = this.deps.queue ? menu : menu.filter((o) => o !== QUEUE_OPTION)
     let choice: MenuChoice
     try {
       choice = {key: await this.deps.backend.inlineSelect({message: INTERRUPT_MENU_TITLE, options})}

@@ -158,8 +158,12 @@ export class SignalRouter {
     }
   }
 
-  /** Feeds one signal through the policy and acts on the decision. */
-  handle(signal: RoutedSignal): SignalDecision {
+  /**
+   * Feeds one signal through the policy and acts on the decision. With
+   * `notify: false` a first press is only counted (a Ctrl+C that a prompt
+   * already answered by closing: the next press soon after escalates).
+   */
+  handle(signal: RoutedSignal, options: {notify?: boolean} = {}): SignalDecision {
     const at = this.now()
     const decision = this.policy.decide(signal, {
       now: at,
@@ -169,6 +173,7 @@ export class SignalRouter {
     })
     switch (decision.type) {
       case 'notify': {
+        if (options.notify === false) break
         const top = this.stack[this.stack.length - 1]
         try {
           top.listener({signal: 'SIGINT', at})

@@ -20,9 +20,11 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
-import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
+import {lineCellsAfter} from '../terminal/cells.js'
+import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt, type PromptRelease} from '../terminal/owner.js'
+import {rowAboveAt} from '../terminal/sequences.js'
 import {openTtyFd} from '../terminal/tty.js'
-import {StatusLine} from './status-line.js'
+import {StatusLine, type StatusText} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
 export type OutputFormat = 'text' | 'json'
@@ -65,6 +67,82 @@ export function resolveFormat(flag: string | undefined): OutputFormat {
   return flag === 'json' ? 'json' : 'text'
 }
 
+/**
+ * The terminal's current line as the printer's output left it (stdout and
+ * stderr share one when both are the terminal). While a prompt is open the
+ * prompt sits on the rows below that line: text printed above the prompt
+ * goes back up to where the line stopped, continues it, and leaves the
+ * cursor on a fresh row for the prompt again, so an answer streaming above
+ * an open prompt reads exactly as it would with no prompt.
+ */
+class TerminalLine {
+  /** Cells of the current line (logical: longer than the width when it wrapped); 0 at a line start. */
+  cells = 0
+  /** The cursor was moved down off the unfinished line for a prompt. */
+  lifted = false
+  /** The line filled its last row exactly and the cursor sits below it: the terminal had wrapped, so a newline next is that wrap. */
+  private absorbNewline = false
+
+  constructor(readonly columns: () => number) {}
+
+  /** The cursor's column on the line's last row; 0 also when that row is full (the terminal wraps before the next character). */
+  private column(): number {
+    return this.cells % Math.max(1, this.columns())
+  }
+
+  /** The bytes that put `text` on the screen, the prompt (if open) kept below it. */
+  place(text: string, promptOpen: boolean): string {
+    let shown = text
+    if (this.absorbNewline) {
+      this.absorbNewline = false
+      if (shown.startsWith('\n')) shown = shown.slice(1)
+    }
+    let out = ''
+    if (promptOpen && this.lifted && this.cells > 0) {
+      const column = this.column()
+      // Back to where the line stopped; a full row had wrapped already.
+      if (column > 0) out += rowAboveAt(column)
+      else if (shown.startsWith('\n')) shown = shown.slice(1)
+    }
+    out += shown
+    this.cells = lineCellsAfter(text, this.cells)
+    if (promptOpen) {
+      // The prompt draws on a fresh row below whatever is unfinished.
+      this.lifted = this.cells > 0
+      if (this.lifted) out += '\r\n'
+    }
+    return out
+  }
+
+  /** A prompt takes the screen: an unfinished line's cursor moves down a row (the line stays as it is). */
+  lift(): string {
+    if (this.cells === 0 || this.lifted) return ''
+    this.lifted = true
+    return '\r\n'
+  }
+
+  /** The prompt gave the screen back: back to the end of the line if it erased itself, else the line ended under it. */
+  release(how: PromptRelease): string {
+    if (!this.lifted) return ''
+    this.lifted = false
+    if (!how.erased) {
+      this.cells = 0
+      return ''
+    }
+    const column = this.column()
+    if (column > 0) return rowAboveAt(column)
+    this.absorbNewline = true
+    return ''
+  }
+
+  /** Someone else ended the line on the terminal (a menu starting on its own line). */
+  broken(): void {
+    this.cells = 0
+    this.lifted = false
+    this.absorbNewline = false
+  }
+}
+
 const FLUSH_AT = 64 * 1024
 /** Ready-made bytes at least this long are written as they are rather than queued as text. */
 const DIRECT_AT = 4 * 1024
@@ -88,6 +166,8 @@ class Channel {
     private readonly onBeforeWrite: () => void,
     /** The stream is the terminal a prompt may be open on. */
     private readonly onTerminal = false,
+    /** The terminal's line (only with onTerminal). */
+    readonly line?: TerminalLine,
   ) {
     // A reader that went away (`| head -n 1`: EPIPE) must neither crash jp
     // nor leave the stream loop waiting for a 'drain' that never comes.
@@ -146,16 +226,23 @@ class Channel {
     if (this.pending.length === 0 || this.closed) return
     const data = this.pending
     this.pending = ''
-    if (this.onTerminal && openPrompt()) {
-      // A prompt is open on this terminal: print above it, never into it.
-      // The prompt redraws on a fresh line, so a partial line is ended here
-      // (on the terminal only: piped output never reaches this branch).
-      const text = data.endsWith('\n') ? data : data + '\n'
-      this.atLineStart = true
-      writeAbovePrompt(() => this.send(text, 'utf8'))
+    if (this.line && openPrompt()) {
+      // A prompt is open on this terminal: print above it, never into it,
+      // continuing the unfinished line (on the terminal only: piped output
+      // never reaches this branch).
+      const line = this.line
+      writeAbovePrompt(() => this.send(line.place(data, true), 'utf8'))
+    } else if (this.line) {
+      this.send(this.line.place(data, false), 'utf8')
     } else {
       this.send(data, 'utf8')
     }
+  }
+
+  /** Writes terminal bytes of the printer's own (a line's cursor moved for a prompt) at once, ahead of anything pending. */
+  sendRaw(data: string): void {
+    if (data === '' || this.closed) return
+    this.send(data, 'utf8')
   }
 
   /**
@@ -250,9 +337,13 @@ export class Printer {
     // Model text is altered only where it is shown on a terminal.
     this.sanitizeOut = stdoutTTY && this.format === 'text'
     this.sanitizeErr = stderrTTY
+    // Both channels on the terminal share its line (one cursor).
+    const columns = () => (stdout as {columns?: number}).columns || (stderr as {columns?: number}).columns || 80
+    const line = stdoutTTY || stderrTTY ? new TerminalLine(columns) : undefined
     // Any output ends the status line first (erased before the text lands).
-    this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY)
-    this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY)
+    this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY, stdoutTTY ? line : undefined)
+    this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY, stderrTTY ? line : undefined)
+    if (line) this.followPrompts(line)
     this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
     this.markdown = {
       assistant: this.sanitizeOut ? options.markdown?.assistant : undefined,
@@ -260,6 +351,42 @@ export class Printer {
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
     if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
+  }
+
+  private unfollow: (() => void) | undefined
+
+  /**
+   * A prompt opening on the terminal while the answer's line is unfinished
+   * opens on a fresh row below it; when it is gone the line goes on where
+   * it stopped (the prompt erased itself: `Queue:`), or below the prompt's
+   * last picture (a menu, a reply), where the rendered answer is told its
+   * line was broken.
+   */
+  private followPrompts(line: TerminalLine): void {
+    const channel = () => (this.out.line ? this.out : this.err)
+    const unclaim = onPromptClaim(() => {
+      // What is pending is written first, where the line stands.
+      this.flushSync()
+      channel().sendRaw(line.lift())
+    })
+    const unrelease = onPromptRelease((how) => {
+      const lifted = line.lifted
+      // The cursor goes back first; text still pending follows it there.
+      channel().sendRaw(line.release(how))
+      if (lifted && !how.erased) this.brokenBelow()
+    })
+    this.unfollow = () => {
+      unclaim()
+      unrelease()
+    }
+  }
+
+  /** The terminal's line ended under a prompt's last picture: rendered text goes on below it. */
+  private brokenBelow(): void {
+    this.out.atLineStart = true
+    this.err.atLineStart = true
+    this.assistantMd?.lineBroken()
+    this.reasoningMd?.lineBroken()
   }
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
@@ -290,12 +417,12 @@ export class Printer {
    * Shows `⏱ LABEL… 1.2s` on the terminal, ticking, until any other output
    * or the returned stop function. Nothing without a terminal.
    */
-  startStatus(label: string, suffix?: (elapsedMs: number) => string): () => void {
+  startStatus(label: string | StatusText, suffix?: (elapsedMs: number) => string): () => void {
     const tty = this.promptWriter()
     if (!tty) return () => {}
     this.flushSync()
     this.status ??= new StatusLine({write: (text) => void tty.write(text), columns: () => (tty as {columns?: number}).columns})
-    return this.status.start(sanitizeUntrusted(label), suffix)
+    return this.status.start(typeof label === 'string' ? sanitizeUntrusted(label) : label, suffix)
   }
 
   /**
@@ -415,6 +542,7 @@ export class Printer {
   /** A prompt ended stdout's partial line itself (on the terminal): rendered text goes on below it. */
   lineBroken(): void {
     this.out.atLineStart = true
+    ;(this.out.line ?? this.err.line)?.broken()
     this.assistantMd?.lineBroken()
   }
 
@@ -495,6 +623,8 @@ export class Printer {
   close(): void {
     this.status?.stop()
     this.flushSync()
+    this.unfollow?.()
+    this.unfollow = undefined
     const s = this.promptStream
     this.promptStream = undefined
     if (s && typeof (s as TtyWriteStream).destroy === 'function') (s as TtyWriteStream).destroy()

@@ -34,6 +34,9 @@ export function clipToCells(text: string, cells: number): string {
   return text.slice(0, end)
 }
 
+/** A status line's whole text at an elapsed time (a countdown says what it counts down to); the caller's own, trusted text. */
+export type StatusText = (elapsedMs: number) => string
+
 export interface StatusLineOptions {
   /** The terminal, written synchronously; undefined: no terminal, no status line. */
   write: ((text: string) => void) | undefined
@@ -43,7 +46,7 @@ export interface StatusLineOptions {
 }
 
 export class StatusLine {
-  private label: string | undefined
+  private label: string | StatusText | undefined
   private suffix: ((elapsedMs: number) => string) | undefined
   private started = 0
   private timer: NodeJS.Timeout | undefined
@@ -57,8 +60,11 @@ export class StatusLine {
     this.now = options.now ?? Date.now
   }
 
-  /** Starts (or replaces) the status line; `suffix` adds e.g. a countdown. Returns its stop function. */
-  start(label: string, suffix?: (elapsedMs: number) => string): () => void {
+  /**
+   * Starts (or replaces) the status line: `⏱ LABEL… 1.2s`, `suffix` added
+   * (e.g. how long is left), or `label`'s own text. Returns its stop function.
+   */
+  start(label: string | StatusText, suffix?: (elapsedMs: number) => string): () => void {
     if (this.options.write === undefined) return () => {}
     this.stop()
     this.label = label
@@ -106,7 +112,7 @@ export class StatusLine {
     // A prompt owns the screen, or an editor has the terminal: the status waits until it is gone.
     if (this.label === undefined || this.lent > 0 || openPrompt()) return
     const elapsed = this.now() - this.started
-    const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
+    const text = typeof this.label === 'string' ? statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '') : this.label(elapsed)
     const columns = this.options.columns?.()
     this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
     this.visible = true

@@ -12,7 +12,7 @@ import {openEditor} from '../editor/open.js'
 import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
-import {runTurn} from '../turn/turn-loop.js'
+import {runTurns} from '../turn/turn-loop.js'
 import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
 import {userFacing} from './errors.js'
@@ -86,8 +86,9 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const model = await chooseModel(text.modelFlag, config, printer)
   // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
   const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
-  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
-  return settleTurn(runTurn(text.text, {...deps, attachments}), {
+  const {deps, router, keyReader, queued} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline, query: text.text})
+  // The query's turn, and then each reply queued meanwhile (SPEC §18).
+  return settleTurn(runTurns(text.text, {...deps, attachments}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,
@@ -97,6 +98,7 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     router,
     printer,
     keyReader,
+    queued,
     // -u: what the turn cost, summed over its requests, from the usage stored with it.
     usage: opts.usage ? () => usageLine(sumUsage(conversation.events, lastTurnStart(conversation.events))) : undefined,
   })

@@ -8,6 +8,13 @@ import {isCompactionFailed} from '../conversation/journal.js'
 import {errorLine} from '../text/one-line.js'
 import type {TurnOutcome} from '../turn/turn-loop.js'
 import {discardSentDraft, keepUnsentQuery} from './compose.js'
+import type {QueuedReplyDraft} from './queued-reply.js'
+
+/** Said when a run ends with a reply still queued (`s`, `a`, a failure, Ctrl+C at the countdown). */
+export const QUEUED_KEPT_NOTICE = "Your queued reply is kept as the draft: 'jp query' starts with it."
+
+/** The run's outcome (turn/turn-loop.ts RunOutcome): its last turn's, and that turn's query. */
+export type SettledOutcome = TurnOutcome & {query?: string}
 
 export interface ReportOptions {
   conversationId: string
@@ -22,12 +29,14 @@ export interface ReportOptions {
   router: SignalRouter
   printer: Printer
   keyReader?: {stop(): void}
+  /** The queued reply's slot (on a terminal): while it holds a reply, the draft is that reply's. */
+  queued?: Pick<QueuedReplyDraft, 'text' | 'sendingQueued' | 'sent' | 'keepUnsent'>
   /** `jp query -u`: the usage line, printed after the answer. */
   usage?: () => string
 }
 
 /** Settles the turn: the exit code (0 done or stopped, 1 failed, 130 aborted or shut down). */
-export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions): Promise<number> {
+export async function settleTurn(turn: Promise<SettledOutcome>, opts: ReportOptions): Promise<number> {
   const {router, printer} = opts
   // A graceful shutdown (second Ctrl+C, SIGTERM, SIGHUP) waits for the turn
   // to commit what it has, then releases the conversation.
@@ -84,11 +93,25 @@ function notSaved(conversationId: string): string {
   return `Nothing after the failed write was saved; conversation ${conversationId} keeps what was written before it.`
 }
 
-async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {
-  const {printer, draft, conversationId} = opts
+async function report(outcome: Exclude<SettledOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {
+  const code = await reportTurn(outcome, opts)
+  // A reply still queued owns the draft: no way the run ends removes it (JP D46).
+  if (opts.queued?.text !== undefined) opts.printer.notice(QUEUED_KEPT_NOTICE)
+  return code
+}
+
+async function reportTurn(outcome: Exclude<SettledOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {
+  const {printer, draft, conversationId, queued} = opts
+  const pending = queued?.text !== undefined
   switch (outcome.type) {
     case 'done':
     case 'stopped':
+      if (pending) return 0
+      // The last turn was a queued reply, now answered: its draft goes.
+      if (queued?.sendingQueued) {
+        await queued.sent()
+        return 0
+      }
       await draft?.discard()
       // A query kept as the draft by an earlier failure is answered now.
       if (!draft) await discardSentDraft(opts.draftPath, opts.query)
@@ -99,7 +122,9 @@ async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: R
       printer.error(`Error: ${errorLine(outcome.error)}`)
       if (outcome.saved === 'nothing') {
         // Nothing stored to send twice; the text waits in the draft (an editor-composed one is there already).
-        if (!draft) await keepUnsentQuery(opts.draftPath, outcome.unsent ?? opts.query)
+        const unsent = outcome.unsent ?? outcome.query ?? opts.query
+        if (queued && (pending || queued.sendingQueued)) await queued.keepUnsent(unsent)
+        else if (!draft) await keepUnsentQuery(opts.draftPath, unsent)
         printer.notice(`Nothing was answered, so nothing was saved; your query is kept as the draft: 'jp query' opens it to retry.`)
       } else if (outcome.saved === 'partial') {
         printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)

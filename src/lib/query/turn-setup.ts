@@ -13,10 +13,12 @@ import type {Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {runLocalTool} from '../tool/runner.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
-import type {TurnDeps} from '../turn/turn-loop.js'
+import type {TurnDeps, TurnQueue} from '../turn/turn-loop.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {userQueries} from '../conversation/events.js'
+import type {InterruptKeyReader} from '../interrupt/interrupt-key.js'
+import {QueuedReplyDraft} from './queued-reply.js'
 
 /** stdout closed by its reader: 128 + SIGPIPE, as shells report a producer cut off. */
 export const STDOUT_CLOSED_EXIT = 141
@@ -51,6 +53,8 @@ export interface TurnSetupOptions {
   editor: EditorBackend | undefined
   /** The inline prompts' keys, editor name and wider search. */
   inline?: InlinePromptSettings
+  /** The run's first query (a draft holding it is this run's own). */
+  query: string
 }
 
 export interface TurnSetup {
@@ -58,6 +62,8 @@ export interface TurnSetup {
   router: SignalRouter
   /** On a terminal, the reader of Ctrl+C as a key; stopped once the turn is settled. */
   keyReader?: {stop(): void}
+  /** On a terminal, the queued reply's slot (the conversation's draft). */
+  queued?: QueuedReplyDraft
 }
 
 /** Installs the signal router (and on a terminal the Ctrl+C key reader) and builds the turn loop's deps around it. */
@@ -76,6 +82,9 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   // On a terminal, Ctrl+C is read as a key for the query's duration, so the
   // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
   const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
+  // The queued reply's slot is the conversation's draft (SPEC §18).
+  const queued = interactive ? await userFacing(() => QueuedReplyDraft.open(opts.store.draftPath(conversation.id), opts.query)) : undefined
+  const prompts = interactive ? await terminalPrompts(opts, router, queued) : undefined
   const toolConfigs = config.conversation.tools
   const deps: TurnDeps = {
     provider: opts.model.provider,
@@ -110,9 +119,30 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     completeEvents: () => opts.store.completeEvents(conversation.id, conversation.events),
     printer,
     router,
-    interactive: interactive ? await terminalPrompts(opts, router) : undefined,
+    interactive: prompts,
+    queue: prompts && queued ? await turnQueue(opts, {router, keyReader, interrupts: prompts.interrupts, queued}) : undefined,
   }
-  return {deps, router, keyReader}
+  return {deps, router, keyReader, queued}
+}
+
+/** The queued reply for the turn loop: the slot, type to queue (when on and Ctrl+C is read as a key), the countdown. */
+async function turnQueue(
+  opts: TurnSetupOptions,
+  parts: {router: SignalRouter; keyReader: InterruptKeyReader | undefined; interrupts: NonNullable<TurnDeps['interactive']>['interrupts']; queued: QueuedReplyDraft},
+): Promise<TurnQueue> {
+  const [{TypeToQueue}, {queueCountdown}] = await Promise.all([import('../interrupt/type-to-queue.js'), import('../interrupt/queue-countdown.js')])
+  const {router, keyReader, interrupts, queued} = parts
+  const {config, printer} = opts
+  const typing =
+    keyReader && config.interrupt.type_to_queue ? new TypeToQueue({keys: keyReader, router, openPrompt: () => interrupts.handleTypedQueue()}) : undefined
+  return {
+    pending: () => queued.text,
+    take: () => queued.take(),
+    armTyping: (canOpen) => typing?.arm(canOpen) ?? (() => {}),
+    idle: () => typing?.idle() ?? Promise.resolve(),
+    countdown: () =>
+      queueCountdown({seconds: config.interrupt.queue_countdown_secs, status: (text) => printer.startStatus(text), keys: keyReader, router}),
+  }
 }
 
 /** Every provider's `api_key_env` (configured or default): the variables a tool never gets by default. */
@@ -125,7 +155,7 @@ export function providerKeyVariables(config: Config): string[] {
 }
 
 /** The prompts a terminal gets; the prompt modules load only here. */
-async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Promise<TurnDeps['interactive']> {
+async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter, queue: QueuedReplyDraft | undefined): Promise<TurnDeps['interactive']> {
   const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {pushFallbackMenu}, {replyDraft}] = await Promise.all([
     import('../inquire/terminal-backend.js'),
     import('../interrupt/handler.js'),
@@ -149,6 +179,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     notice,
     history: () => [...userQueries(opts.conversation.events), ...replies.unsent()],
     typedDraft: replies.sink,
+    queue,
     onMenuAnswered: () => router.resetLadder(),
     onEscalate: () => void router.shutdown(),
     pressAgain: () => ['shutdown', 'exit'].includes(router.handle('SIGINT').type),

@@ -27,33 +27,56 @@ export interface OpenPrompt {
   repairAfterEditor?(): void
 }
 
+/** How a prompt left the screen when it released it. */
+export interface PromptRelease {
+  /** The prompt erased its frame: the cursor is back on its first row, column 0 (else it is below the frame, on a fresh line). */
+  erased: boolean
+}
+
 interface Owner {
   stack: OpenPrompt[]
-  /** Told just before a prompt takes the screen (the status line erases itself). */
+  /**
+   * Told just before a prompt takes the screen (the status line erases
+   * itself; the printer moves an unfinished line's cursor to a fresh row).
+   */
   claimListeners: Set<() => void>
+  /** Told when the last open prompt released the screen (the printer goes back to its line). */
+  releaseListeners: Set<(release: PromptRelease) => void>
 }
 
 const KEY = Symbol.for('jp.terminalOwner')
 
 function owner(): Owner {
   const g = globalThis as unknown as Record<symbol, Owner | undefined>
-  const o = (g[KEY] ??= {stack: [], claimListeners: new Set()})
+  const o = (g[KEY] ??= {stack: [], claimListeners: new Set(), releaseListeners: new Set()})
   o.claimListeners ??= new Set()
+  o.releaseListeners ??= new Set()
   return o
 }
 
 /**
- * A prompt is on the screen; returns the function that releases it. Nested
- * claims (a prompt over a prompt) stack: the newest is the one redrawn.
+ * A prompt is on the screen; returns the function that releases it (saying
+ * whether the prompt erased its frame). Nested claims (a prompt over a
+ * prompt) stack: the newest is the one redrawn.
  */
-export function claimPromptArea(prompt: OpenPrompt): () => void {
+export function claimPromptArea(prompt: OpenPrompt): (release?: PromptRelease) => void {
   const o = owner()
-  for (const listener of o.claimListeners) listener()
+  // Only the first claim takes the screen from the other writers.
+  if (o.stack.length === 0) for (const listener of [...o.claimListeners]) listener()
   o.stack.push(prompt)
-  return () => {
+  return (release = {erased: false}) => {
     const i = o.stack.lastIndexOf(prompt)
-    if (i >= 0) o.stack.splice(i, 1)
+    if (i < 0) return
+    o.stack.splice(i, 1)
+    if (o.stack.length === 0) for (const listener of [...o.releaseListeners]) listener(release)
   }
+}
+
+/** Calls `listener` whenever the last open prompt gives the screen back; returns the unsubscribe. */
+export function onPromptRelease(listener: (release: PromptRelease) => void): () => void {
+  const o = owner()
+  o.releaseListeners.add(listener)
+  return () => o.releaseListeners.delete(listener)
 }
 
 /** Calls `listener` whenever a prompt is about to take the screen; returns the unsubscribe. */

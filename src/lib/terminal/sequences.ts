@@ -53,3 +53,12 @@ export const SAVE_CURSOR = '\u001b7'
 export const RESTORE_CURSOR = '\u001b8'
 /** Erase from the cursor to the end of the screen. */
 export const ERASE_BELOW = '\u001b[J'
+
+/**
+ * From the first row of a prompt back to where the line above it stopped:
+ * one row up, to 0-based column `column` (text printed above a prompt
+ * continues the answer's unfinished line there).
+ */
+export function rowAboveAt(column: number): string {
+  return '\u001b[A' + (column > 0 ? `\u001b[${column + 1}G` : '\r')
+}

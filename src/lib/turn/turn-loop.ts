@@ -56,6 +56,57 @@ export interface TurnDeps {
   interactive?: {interrupts: InterruptHandler; prompter: ToolPrompter}
   /** Files sent with the query (`jp query -a`), stored as `attachment` events after it. */
   attachments?: ReadonlyArray<{path: string; content: string}>
+  /** The queued reply, on a terminal (SPEC §18): its slot, type to queue and the countdown. */
+  queue?: TurnQueue
+}
+
+/** What the turn loop needs of the queued reply. */
+export interface TurnQueue {
+  /** What is queued now (undefined: nothing). */
+  pending(): string | undefined
+  /** The queued reply goes out as the next turn: the slot is empty again. */
+  take(): string
+  /**
+   * While a phase works (waiting, streaming, a tool running) a typed key
+   * opens the `Queue:` prompt, unless `canOpen()` is false; returns the end of it.
+   */
+  armTyping(canOpen?: () => boolean): () => void
+  /** Resolves once no `Queue:` prompt is open. */
+  idle(): Promise<void>
+  /** The countdown before sending: `send` (run out, Enter), `keep` (Ctrl+C) or `shutdown`. */
+  countdown(): Promise<'send' | 'keep' | 'shutdown'>
+}
+
+/** A run's outcome: its last turn's, with that turn's query and how many turns ran. `kept`: Ctrl+C at the countdown. */
+export type RunOutcome = TurnOutcome & {query: string; turns: number; kept?: boolean}
+
+/**
+ * The turns of one invocation (JP D46 "the turn loop"): the query's turn,
+ * then, while a turn ends on its own with a reply queued, that reply as the
+ * next turn after the countdown. A queued reply is never sent while a
+ * prompt is open, nor after a stop, an abort, a failure or a shutdown: it
+ * stays the conversation's draft.
+ */
+export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcome> {
+  let text = query
+  for (let turns = 1; ; turns++) {
+    // The query's attachments go with the query only.
+    const outcome = await runTurn(text, turns === 1 ? deps : {...deps, attachments: undefined})
+    const queue = deps.queue
+    if (outcome.type !== 'done' || !queue) return {...outcome, query: text, turns}
+    // The user may be typing the reply this very moment.
+    await queue.idle()
+    const next = queue.pending()
+    if (next === undefined) return {...outcome, query: text, turns}
+    // What is about to be sent, where the countdown can be read against it.
+    deps.printer.chrome(`> ${next.replace(/\n/g, '\n> ')}`)
+    await deps.printer.flush()
+    const end = await queue.countdown()
+    if (end === 'shutdown') return {type: 'shutdown', query: text, turns}
+    if (end === 'keep') return {type: 'done', query: text, turns, kept: true}
+    text = queue.take()
+    deps.printer.event({type: 'queued_reply', text})
+  }
 }
 
 export type TurnOutcome =
@@ -249,6 +300,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   const state: MenuState = {ended: false, atLineStart: true}
   const show = (fn: () => void) => (state.held ? state.held.push(fn) : fn())
   const pop = router?.push(() => openStreamingMenu(deps, state, controller))
+  // Typing while the answer comes opens `Queue:` below it (not while a menu is on its way).
+  const disarm = deps.queue?.armTyping(() => state.menu === undefined)
 
   let error: unknown
   // Until the first rendered text (pings and empty deltas render nothing).
@@ -272,6 +325,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   }
 
   await waitForMenu(state, router)
+  disarm?.()
   pop?.()
   router?.shutdownSignal.removeEventListener('abort', onShutdown)
   const shutdown = router?.shutdownSignal.aborted ?? false
@@ -427,9 +481,11 @@ async function runTools(
       // A timer on the terminal while the tool runs (ended by any output).
       run: async (call, args, signal, config) => {
         const stop = printer.startStatus(`Running ${call.name}`)
+        const disarm = deps.queue?.armTyping()
         try {
           return await deps.runTool(call, args, signal, config)
         } finally {
+          disarm?.()
           stop()
         }
       },

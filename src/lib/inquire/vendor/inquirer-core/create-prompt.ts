@@ -57,6 +57,10 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
           return () => listeners.delete(listener)
         },
       }
+      // The prompt owns the terminal from before its first byte until it
+      // settles: whoever else writes there (an unfinished line of the
+      // answer) steps aside first.
+      if (io.isTerminal) io.onClose(screen.own(io.write))
       // Keys typed while jp started were echoed by the terminal (it was not
       // raw yet) on this line: the prompt starts at column 0 of an erased
       // line, and draws those keys itself once it reads them.
@@ -78,9 +82,6 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
           }
         })
       }
-
-      // The prompt owns the terminal from its first frame until it settles.
-      if (io.isTerminal) io.onClose(screen.own(io.write))
 
       return withHooks(term, (cycle) => {
         // Clear hook effects synchronously before the prompt settles: keys
@@ -139,6 +140,8 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
             screen.resize()
             handleChange()
           }),
+          // Keys after the answer are not this prompt's: the next reader gets them.
+          ended: () => settled,
           onTerminate() {
             rejectPrompt(
               context.signal?.aborted
