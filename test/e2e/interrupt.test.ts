@@ -9,7 +9,7 @@ import {keys} from '../helpers/pty.js'
 import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, REPLY_EDITOR, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
 
-const MENU = 'Interrupted [c,r,s,a,?]'
+const MENU = 'Interrupted [c,r,q,s,a,?]'
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 /** A long answer, slow enough to interrupt at leisure. */
 const SLOW: SlowResponse = {text: words(60), intervalMs: 80}
@@ -81,7 +81,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     await interrupt(r)
     const row = r.term.screen().find((line) => line.includes(MENU))
     // Not glued to the half-written answer (`w3 ^CInterrupted ...`).
-    expect(row, r.term.screenText()).to.match(/^Interrupted \[c,r,s,a,\?\]/)
+    expect(row, r.term.screenText()).to.match(/^Interrupted \[c,r,q,s,a,\?\]/)
     r.term.send('s')
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)

@@ -13,8 +13,8 @@ import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e
 import {JpRun} from '../fixtures/e2e/interrupt-run.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 
-const STREAM_MENU = 'Interrupted [c,r,s,a,?]'
-const TOOL_MENU = 'Interrupted [c,r,s,t,?]'
+const STREAM_MENU = 'Interrupted [c,r,q,s,a,?]'
+const TOOL_MENU = 'Interrupted [c,r,q,s,t,?]'
 const SHUTTING_DOWN = /Shutting down/
 const STUBBORN = join(ROOT, 'test/fixtures/tools/stubborn.sh')
 const CONSUMER = join(ROOT, 'test/fixtures/e2e/pipe-consumer.mjs')

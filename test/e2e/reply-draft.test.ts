@@ -7,7 +7,7 @@ import {keys} from '../helpers/pty.js'
 import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, REPLY_EDITOR} from '../fixtures/e2e/interrupt-run.js'
 
-const MENU = 'Interrupted [c,r,s,a,?]'
+const MENU = 'Interrupted [c,r,q,s,a,?]'
 const words = (n: number) => Array.from({length: n}, (_, i) => `w${i} `)
 const SLOW: SlowResponse = {text: words(80), intervalMs: 80}
 const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}

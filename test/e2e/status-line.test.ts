@@ -106,7 +106,7 @@ describe('e2e: the status line while waiting', function () {
     const r = await run.start('hi')
     await r.term.waitFor(() => statusOnScreen(r) !== undefined, 'the status line')
     r.term.send('\x03')
-    await r.term.waitForText('[c,r,s,a,?]')
+    await r.term.waitForText('[c,r,q,s,a,?]')
     r.term.send('r')
     await r.term.waitForText('Reply:')
     r.term.send('\x18')

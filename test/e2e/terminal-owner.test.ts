@@ -10,7 +10,7 @@ import {keys} from '../helpers/pty.js'
 import type {SlowResponse, SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, REPLY_EDITOR, startAgainst, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
 
-const MENU = 'Interrupted [c,r,s,a,?]'
+const MENU = 'Interrupted [c,r,q,s,a,?]'
 const KILLED_RAW = join(ROOT, 'test/fixtures/editors/killed-raw.sh')
 const LATE_TEARDOWN = join(ROOT, 'test/fixtures/editors/late-teardown.sh')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)

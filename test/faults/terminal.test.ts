@@ -59,7 +59,7 @@ describe('faults: in a terminal', function () {
     run = await new JpRun({baseUrl: slow.baseUrl, env: {JP_EDITOR: PROBE, PROBE_SIGNAL: 'KILL', PROBE_RECORD: record}}).start()
     await run.term.waitForText('w3 ')
     run.term.send(keys.ctrlC)
-    await run.term.waitForText('Interrupted [c,r,s,a,?]')
+    await run.term.waitForText('Interrupted [c,r,q,s,a,?]')
     run.term.send('r')
     await run.term.waitForText('Ctrl+X')
     run.term.type('my precious reply')

@@ -6,6 +6,21 @@ import {MockEditorBackend, type MockEditResult} from '../../src/lib/editor/mock.
 import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
 import {PromptCancelledError, type InlineReplyRequest, type ReplyOutcome} from '../../src/lib/inquire/types.js'
 import {InterruptHandler} from '../../src/lib/interrupt/handler.js'
+import type {ReplySlot} from '../../src/lib/interrupt/queue-reply.js'
+
+/** An in-memory queued-reply slot recording what the handler did to it. */
+export class MemorySlot implements ReplySlot {
+  readonly writes: Array<{set: string} | 'clear'> = []
+  constructor(public text: string | undefined = undefined) {}
+  async set(text: string): Promise<void> {
+    this.writes.push({set: text})
+    this.text = text
+  }
+  async clear(): Promise<void> {
+    this.writes.push('clear')
+    this.text = undefined
+  }
+}
 
 export interface HandlerSetup {
   selects?: Array<string | PromptCancelledError>
@@ -17,6 +32,8 @@ export interface HandlerSetup {
   history?: string[]
   /** The ladder's answer to a Ctrl+C at a configured reply prompt (true: a second press). */
   pressAgain?: () => boolean
+  /** The queued reply's slot (default: an empty one); `null`: none, so no `q`. */
+  queue?: MemorySlot | null
 }
 
 export function makeHandler(setup: HandlerSetup = {}) {
@@ -38,6 +55,7 @@ export function makeHandler(setup: HandlerSetup = {}) {
   }
   const notices: string[] = []
   const ladder = {escalations: 0, answered: 0}
+  const slot = setup.queue === null ? undefined : (setup.queue ?? new MemorySlot())
   const handler = new InterruptHandler({
     backend,
     editor,
@@ -48,8 +66,9 @@ export function makeHandler(setup: HandlerSetup = {}) {
     onEscalate: () => ladder.escalations++,
     onMenuAnswered: () => ladder.answered++,
     pressAgain: setup.pressAgain,
+    queue: slot,
   })
-  return {handler, backend, editor, notices, ladder}
+  return {handler, backend, editor, notices, ladder, slot}
 }
 
 export const ctrlC = () => new PromptCancelledError('interrupted')

@@ -39,21 +39,30 @@ describe('compose_in_editor helpers', () => {
 })
 
 describe('InterruptHandler: streaming menu', () => {
-  it('shows the Interrupted menu with c / r / s / a and their descriptions', async () => {
+  it('shows the Interrupted menu with c / r / q / s / a and their descriptions', async () => {
     const {handler, backend} = makeHandler({selects: ['s']})
     await handler.handleStreamingInterrupt(true)
     const call = backend.calls[0]
     expect(call.kind).to.equal('select')
     if (call.kind !== 'select') return
     expect(call.config.message).to.equal('Interrupted')
-    expect(call.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 's', 'a'])
+    expect(call.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 'q', 's', 'a'])
     expect(call.config.options.map((o) => o.description)).to.deep.equal([
       'Continue',
       'Reply (stop & respond)',
+      'queue a reply (finish, then send it)',
       'Stop (save & exit)',
       'Abort (discard & exit)',
     ])
     expect(call.config.options).to.deep.equal(STREAMING_MENU)
+  })
+
+  it('without a queued-reply slot there is no q', async () => {
+    const {handler, backend} = makeHandler({selects: ['s'], queue: null})
+    await handler.handleStreamingInterrupt(true)
+    const call = backend.calls[0]
+    if (call.kind !== 'select') throw new Error('expected a select')
+    expect(call.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 's', 'a'])
   })
 
   it('s stops', async () => {
@@ -422,16 +431,17 @@ describe('InterruptHandler: configured streaming actions', () => {
 })
 
 describe('InterruptHandler: tool menu', () => {
-  it('shows the Interrupted menu with c / r / s / t', async () => {
+  it('shows the Interrupted menu with c / r / q / s / t', async () => {
     const {handler, backend} = makeHandler({selects: ['c']})
     await handler.handleToolInterrupt(CANNED)
     const call = backend.calls[0]
     if (call.kind !== 'select') throw new Error('expected a select')
     expect(call.config.message).to.equal('Interrupted')
-    expect(call.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 's', 't'])
+    expect(call.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 'q', 's', 't'])
     expect(call.config.options.map((o) => o.description)).to.deep.equal([
       'Continue',
       'Stop & respond',
+      'queue a reply (finish, then send it)',
       'Stop (cancel & exit)',
       'Restart',
     ])
@@ -560,13 +570,13 @@ describe('InterruptHandler: the tool prompt menu [b,r,s,?] (issue 23, finding 1)
   })
 })
 
-describe('InterruptHandler: the turn menu [c,r,s,?] (issue 23, finding 8)', () => {
-  it('offers c / r / s; r with text replies, a cancelled reply returns to the menu', async () => {
+describe('InterruptHandler: the turn menu [c,r,q,s,?] (issue 23, finding 8)', () => {
+  it('offers c / r / q / s; r with text replies, a cancelled reply returns to the menu', async () => {
     const {handler, backend} = makeHandler({selects: ['r', 'r'], replies: [cancelled, submit('and the tests too')]})
     expect(await handler.handleTurnInterrupt()).to.deep.equal({type: 'reply', text: 'and the tests too', fromEditor: false})
     const first = backend.calls[0]
     if (first.kind !== 'select') throw new Error('expected a menu')
-    expect(first.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 's'])
+    expect(first.config.options.map((o) => o.key)).to.deep.equal(['c', 'r', 'q', 's'])
   })
 
   it('c continues, s stops, Ctrl+C escalates', async () => {

@@ -20,7 +20,7 @@ import {WriteStream as TtyWriteStream} from 'node:tty'
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
-import {lineCellsAfter} from '../terminal/cells.js'
+import {advance, LINE_START, type LinePosition} from '../terminal/cells.js'
 import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt, type PromptRelease} from '../terminal/owner.js'
 import {rowAboveAt} from '../terminal/sequences.js'
 import {openTtyFd} from '../terminal/tty.js'
@@ -76,39 +76,32 @@ export function resolveFormat(flag: string | undefined): OutputFormat {
  * an open prompt reads exactly as it would with no prompt.
  */
 class TerminalLine {
-  /** Cells of the current line (logical: longer than the width when it wrapped); 0 at a line start. */
-  cells = 0
+  position: LinePosition = LINE_START
   /** The cursor was moved down off the unfinished line for a prompt. */
   lifted = false
-  /** The line filled its last row exactly and the cursor sits below it: the terminal had wrapped, so a newline next is that wrap. */
-  private absorbNewline = false
+  /** The line filled its last row and the cursor sits below it, where the terminal's pending wrap would put the next character. */
+  private belowFullRow = false
 
   constructor(readonly columns: () => number) {}
 
-  /** The cursor's column on the line's last row; 0 also when that row is full (the terminal wraps before the next character). */
-  private column(): number {
-    return this.cells % Math.max(1, this.columns())
-  }
-
   /** The bytes that put `text` on the screen, the prompt (if open) kept below it. */
   place(text: string, promptOpen: boolean): string {
-    let shown = text
-    if (this.absorbNewline) {
-      this.absorbNewline = false
-      if (shown.startsWith('\n')) shown = shown.slice(1)
-    }
+    const width = this.columns()
     let out = ''
-    if (promptOpen && this.lifted && this.cells > 0) {
-      const column = this.column()
-      // Back to where the line stopped; a full row had wrapped already.
-      if (column > 0) out += rowAboveAt(column)
-      else if (shown.startsWith('\n')) shown = shown.slice(1)
+    let shown = text
+    if (this.belowFullRow || (promptOpen && this.lifted && this.position.column >= width)) {
+      this.belowFullRow = false
+      // A newline is the pending wrap itself.
+      if (shown.startsWith('\n')) shown = shown.slice(1)
+    } else if (promptOpen && this.lifted) {
+      // Back to where the line stopped.
+      out += rowAboveAt(this.position.column)
     }
     out += shown
-    this.cells = lineCellsAfter(text, this.cells)
+    this.position = advance(text, this.position, width)
     if (promptOpen) {
       // The prompt draws on a fresh row below whatever is unfinished.
-      this.lifted = this.cells > 0
+      this.lifted = this.position.open
       if (this.lifted) out += '\r\n'
     }
     return out
@@ -116,7 +109,7 @@ class TerminalLine {
 
   /** A prompt takes the screen: an unfinished line's cursor moves down a row (the line stays as it is). */
   lift(): string {
-    if (this.cells === 0 || this.lifted) return ''
+    if (!this.position.open || this.lifted) return ''
     this.lifted = true
     return '\r\n'
   }
@@ -126,20 +119,20 @@ class TerminalLine {
     if (!this.lifted) return ''
     this.lifted = false
     if (!how.erased) {
-      this.cells = 0
+      this.position = LINE_START
       return ''
     }
-    const column = this.column()
-    if (column > 0) return rowAboveAt(column)
-    this.absorbNewline = true
+    const {column} = this.position
+    if (column < this.columns()) return rowAboveAt(column)
+    this.belowFullRow = true
     return ''
   }
 
   /** Someone else ended the line on the terminal (a menu starting on its own line). */
   broken(): void {
-    this.cells = 0
+    this.position = LINE_START
     this.lifted = false
-    this.absorbNewline = false
+    this.belowFullRow = false
   }
 }
 
