@@ -6,6 +6,7 @@ import {fileLayer, loadConfig} from '../config/load.js'
 import {changedNotice, CONFIG_SOURCE, conversationSource, restrictedSettings, untrustedNotice, type SettingDigests, type TrustSource, type WorkspaceTrust} from '../config/trust.js'
 import {trustRecord} from './trust-store.js'
 import type {Config} from '../config/types.js'
+import type {PartialConfig} from '../config/schema.js'
 import {conversationConfig, type ConversationStore} from './store.js'
 import type {Workspace} from './workspace.js'
 
@@ -20,6 +21,8 @@ export interface WorkspaceConfigOptions {
   env: NodeJS.ProcessEnv
   /** One line on stderr: the keys an untrusted workspace tried to set. */
   notice: (line: string) => void
+  /** Each layer above the defaults, lowest first (`jp config show --origin`). */
+  onLayer?: (layer: PartialConfig) => void
 }
 
 /**
@@ -51,6 +54,7 @@ export async function loadWorkspaceConfig(opts: WorkspaceConfigOptions): Promise
     workspaceTrust: trust,
     onIgnoredKeys: (keys, why) =>
       opts.notice(why.reason === 'untrusted' ? untrustedNotice(workspace.root, keys) : changedNotice(workspace.root, keys, why.sources, why.pathOnly)),
+    onLayer: opts.onLayer,
   })
 }
 

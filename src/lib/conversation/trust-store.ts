@@ -120,6 +120,20 @@ function sorted(settings: Record<TrustSource, SettingDigests>): [string, [string
     .map(([s, d]) => [s, Object.entries(d).sort(([a], [b]) => a.localeCompare(b))])
 }
 
+/** Replaces what the trust of `root` covers for one layer (the user's own edit through `jp config set`); nothing when it is not trusted. */
+export async function coverLayer(root: string, source: TrustSource, digests: SettingDigests, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const path = await canonicalPath(root)
+  const list = await listTrusted(env)
+  const at = list.findIndex((w) => w.path === path)
+  if (at === -1 || list[at].settings === undefined) return
+  const settings = {...list[at].settings}
+  if (Object.keys(digests).length > 0) settings[source] = digests
+  else delete settings[source]
+  const next = [...list]
+  next[at] = {...list[at], settings}
+  await save(next, env)
+}
+
 /** Forgets `root` (matched canonically, or as given when it no longer exists); false when it was not trusted. */
 export async function revokeWorkspace(root: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const paths = new Set([resolve(root), await canonicalPath(root)])

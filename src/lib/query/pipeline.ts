@@ -55,6 +55,9 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   const interactive = printer.hasTty()
+  // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
+  const enabledTools = await chooseTools(config, opts)
+  if (opts.model !== undefined) await chooseModel(opts.model, config, printer)
   // The one editor of this query, through the init hook's helper; its notices
   // and the plugins' warnings go through the printer, in order with its other
   // notices (a notice event with --format json). A bad editor.backend is a QueryError.
@@ -74,8 +77,8 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   }
 
   const model = await chooseModel(text.modelFlag, config, printer)
-  const enabledTools = await chooseTools(config, opts)
-  const conversation = await openConversation(store, id, text.text, text.draft, printer)
+  // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
+  const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
   const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
   return settleTurn(runTurn(text.text, deps), {
     conversationId: conversation.id,
