@@ -22,6 +22,8 @@ export interface ReportOptions {
   router: SignalRouter
   printer: Printer
   keyReader?: {stop(): void}
+  /** `jp query -u`: the usage line, printed after the answer. */
+  usage?: () => string
 }
 
 /** Settles the turn: the exit code (0 done or stopped, 1 failed, 130 aborted or shut down). */
@@ -45,6 +47,7 @@ export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions
       return 130
     }
     code = await report(outcome, opts)
+    if (opts.usage) printer.chrome(opts.usage())
   } catch (error) {
     // The turn itself failed (e.g. events.json could not be written): one line, and what was kept.
     printer.error(`Error: ${errorLine(error)}`)
