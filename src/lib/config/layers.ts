@@ -20,14 +20,14 @@ function nest(path: readonly string[], value: unknown): Record<string, unknown> 
 }
 
 /**
- * The layer setting `path` to the text `raw` (from `-c KEY=VALUE` or
- * `JP_CFG_*`). Like `git -c`, the text stands as typed where the key takes a
+ * The layer setting `path` to the text `raw` (from `-c KEY=VALUE`,
+ * `JP_CFG_*` or `jp config set KEY VALUE`). Like `git -c`, the text stands as typed where the key takes a
  * string: `-c "editor.cmd='/opt/My Editor/ed'"` keeps the quotes that group
  * the words (a TOML parse would strip them). Where the key is typed, the
  * text is parsed as a TOML value (`2`, `true`, `["a"]`, `{program = "x"}`),
  * falling back to the raw string when that does not fit.
  */
-async function layerAt(path: string[], raw: string, source: string): Promise<PartialConfig> {
+export async function layerAt(path: string[], raw: string, source: string): Promise<PartialConfig> {
   const schema = schemaAt(path)
   if (schema?.kind === 'string') return validatePartial(nest(path, raw), source)
   const parsed = await parseValue(raw)

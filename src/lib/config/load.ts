@@ -40,6 +40,8 @@ export interface LoadConfigOptions {
   workspaceTrusted?: boolean
   /** Told the dotted keys an untrusted workspace's layers tried to set (when there are any). */
   onIgnoredKeys?: (keys: string[]) => void
+  /** Told each layer above the defaults as it is merged, lowest first (`validate.ts` layerOrigin says where it came from). */
+  onLayer?: (layer: PartialConfig) => void
 }
 
 /** Loads and merges every layer. Throws ConfigError (one line) on any bad layer. */
@@ -47,6 +49,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const env = opts.env ?? process.env
   let config = defaultConfig(env)
   const merge = (layer: PartialConfig | undefined) => {
+    if (layer !== undefined) opts.onLayer?.(layer)
     config = mergeConfig(config, layer)
     checkKeyBindings(config, layer)
   }

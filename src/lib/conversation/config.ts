@@ -5,6 +5,7 @@ import {loadConfig} from '../config/load.js'
 import {untrustedNotice} from '../config/trust.js'
 import {isTrusted} from './trust-store.js'
 import type {Config} from '../config/types.js'
+import type {PartialConfig} from '../config/schema.js'
 import {conversationConfig, type ConversationStore} from './store.js'
 import type {Workspace} from './workspace.js'
 
@@ -19,6 +20,8 @@ export interface WorkspaceConfigOptions {
   env: NodeJS.ProcessEnv
   /** One line on stderr: the keys an untrusted workspace tried to set. */
   notice: (line: string) => void
+  /** Each layer above the defaults, lowest first (`jp config show --origin`). */
+  onLayer?: (layer: PartialConfig) => void
 }
 
 /**
@@ -47,5 +50,6 @@ export async function loadWorkspaceConfig(opts: WorkspaceConfigOptions): Promise
     env: opts.env,
     workspaceTrusted: trusted,
     onIgnoredKeys: (keys) => opts.notice(untrustedNotice(workspace.root, keys)),
+    onLayer: opts.onLayer,
   })
 }

@@ -174,7 +174,8 @@ class AnthropicUsage {
     const inputTokens = input.length > 0 ? input.reduce((sum, k) => sum + this.counts.get(k)!, 0) : undefined
     const outputTokens = this.counts.get('output_tokens')
     if (inputTokens === undefined && outputTokens === undefined) return undefined
-    return {type: 'usage', inputTokens, outputTokens}
+    const cachedTokens = this.counts.get('cache_read_input_tokens')
+    return cachedTokens === undefined ? {type: 'usage', inputTokens, outputTokens} : {type: 'usage', inputTokens, outputTokens, cachedTokens}
   }
 }
 

@@ -210,10 +210,12 @@ class OpenAIStreamState {
     for (const choice of choices) if (isRecord(choice)) this.choice(choice)
     const usage = chunk.usage
     if (isRecord(usage)) {
+      const cached = isRecord(usage.prompt_tokens_details) ? numberOrUndefined(usage.prompt_tokens_details.cached_tokens) : undefined
       this.batch.push({
         type: 'usage',
         inputTokens: numberOrUndefined(usage.prompt_tokens),
         outputTokens: numberOrUndefined(usage.completion_tokens),
+        ...(cached === undefined ? {} : {cachedTokens: cached}),
       })
     }
   }

@@ -97,7 +97,8 @@ export type StreamEvent =
   /** An encrypted thinking block (Anthropic `redacted_thinking`), to be sent back as it came. */
   | {type: 'redacted_reasoning'; data: string}
   | ToolCallEvent
-  | {type: 'usage'; inputTokens?: number; outputTokens?: number}
+  /** Token counts of this response so far (running totals: a later event replaces an earlier one). `inputTokens` includes `cachedTokens`, the prompt tokens read from the provider's cache. */
+  | {type: 'usage'; inputTokens?: number; outputTokens?: number; cachedTokens?: number}
   | {type: 'finish'; reason: FinishReason; raw?: string}
 
 export interface ToolCallEvent {

@@ -12,6 +12,8 @@ export class ResponseParts {
   text = ''
   toolCalls: ToolCallEvent[] = []
   finish?: {reason: FinishReason; raw?: string}
+  /** The response's token counts, as last reported (each usage event is a running total). */
+  usage?: {input: number; output: number; cached: number}
   private closed: ReasoningPiece[] = []
   /** Reasoning text not yet closed by a signature. */
   private open = ''
@@ -47,6 +49,9 @@ export class ResponseParts {
       case 'tool_call':
         this.toolCalls.push(ev)
         break
+      case 'usage':
+        this.usage = {input: ev.inputTokens ?? this.usage?.input ?? 0, output: ev.outputTokens ?? this.usage?.output ?? 0, cached: ev.cachedTokens ?? this.usage?.cached ?? 0}
+        break
       case 'finish':
         this.finish = ev.raw === undefined ? {reason: ev.reason} : {reason: ev.reason, raw: ev.raw}
         break
@@ -66,6 +71,8 @@ export class ResponseParts {
     for (const piece of [...this.closed, ...(this.open === '' ? [] : [{text: this.open}])]) out.push(storedReasoning(piece))
     if (this.text !== '') out.push(event.message(this.text))
     for (const call of this.toolCalls) out.push(event.toolCallRequest(call.id, call.name, call.arguments))
+    // Stored with the turn: `jp conversation show` and `jp query -u` sum these.
+    if (this.usage) out.push(event.usage(this.usage))
     return out
   }
 

@@ -54,6 +54,8 @@ export interface TurnDeps {
   router?: SignalRouter
   /** Present when a terminal can show prompts. */
   interactive?: {interrupts: InterruptHandler; prompter: ToolPrompter}
+  /** Files sent with the query (`jp query -a`), stored as `attachment` events after it. */
+  attachments?: ReadonlyArray<{path: string; content: string}>
 }
 
 export type TurnOutcome =
@@ -117,7 +119,7 @@ async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Prom
 
 async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
   const turnStart = deps.events.length
-  deps.events.push(event.turnStart(), event.chatRequest(query))
+  deps.events.push(event.turnStart(), event.chatRequest(query), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   const decisions = new TurnToolDecisions()
 
@@ -340,7 +342,7 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
         if (ev.text !== '') state.atLineStart = ev.text.endsWith('\n')
       }
     case 'usage':
-      return () => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens})
+      return () => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens, cached_tokens: ev.cachedTokens})
     case 'finish': {
       // How the answer ended: always an event in json, and a notice
       // whenever it is not a normal end or a tool call.
