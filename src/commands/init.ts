@@ -44,7 +44,8 @@ export default class Init extends JpCommand {
       else await writeFile(configPath, config, {flag: 'wx'})
       // What jp creates, the user chose: trusted. A .jp/ that was already there
       // (a cloned repository's config or conversations) is not trusted by init.
-      if (!hadJpDir) await trust.trustWorkspace(root, process.env)
+      // What the template sets: no restricted key, so the trust covers none yet.
+      if (!hadJpDir) await trust.trustWorkspace(root, {}, process.env)
       else if (!(await trust.isTrusted(root, process.env))) {
         this.say(`jp: ${ws.jpDir} existed before 'jp init', so it is not trusted; review it, then run: jp trust ${root}`)
       }

@@ -108,6 +108,10 @@ cmd = "vim"
       expect(readFileSync(join(repo, '.jp', 'config.toml'), 'utf8')).to.equal(
         '# from the repository\n\n[editor.inline]\nedit_mode = "vi"\n\n[providers.llm.openai]\nbase_url = "http://127.0.0.1:9/v1"\n',
       )
+      // The user's own edit of a trusted workspace extends the trust (issue 28): obeyed, no notice.
+      const got = await jp(['config', 'get', 'providers.llm.openai.base_url'], {cwd: repo})
+      expect(got.stdout.trim(), got.stderr).to.equal('http://127.0.0.1:9/v1')
+      expect(got.stderr).not.to.include('jp trust')
     })
   })
 

@@ -8,7 +8,9 @@
 //     schema, types, command quoting), or nothing is written;
 //   - an untrusted workspace's file is refused the keys jp would ignore there
 //     (config/trust.ts), with the hint that says how to trust it;
-//   - the write is atomic (a crash leaves the old file or the new one).
+//   - the write is atomic (a crash leaves the old file or the new one);
+//   - in a trusted workspace whose file the trust covered, a restricted key
+//     set here is the user's own edit: the trust is extended to it (issue 28).
 import {mkdir, readFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {quote} from 'shlex'
@@ -18,9 +20,9 @@ import {layerAt, userConfigPath} from '../config/layers.js'
 import {formatKeyPath} from '../config/locate.js'
 import {parseConfigToml} from '../config/parse.js'
 import {tomlValue} from '../config/toml-text.js'
-import {withoutRestrictedKeys} from '../config/trust.js'
+import {changedSettings, CONFIG_SOURCE, restrictedSettings, withoutRestrictedKeys} from '../config/trust.js'
 import {DIR_MODE, writeFileDurably} from './files.js'
-import {isTrusted} from './trust-store.js'
+import {coverLayer, isTrusted, trustRecord} from './trust-store.js'
 import type {Workspace} from './workspace.js'
 
 export type ConfigTarget = 'user' | 'workspace'
@@ -69,10 +71,21 @@ export async function setConfigValue(opts: SetConfigOptions): Promise<string> {
   }
   const next = await setTomlKey(text, opts.path, valueText, file)
   // As the file will be loaded: a value that fits alone can still break it (a key it now conflicts with).
-  await parseConfigToml(next, file)
+  const nextLayer = await parseConfigToml(next, file)
   await mkdir(dirname(file), {recursive: true, mode: DIR_MODE})
+  // Whether the trust covered the file as it was, read before it changes.
+  const covered = opts.target === 'workspace' && (await coveredByTrust(opts.workspace, text, file, opts.env))
   await writeFileDurably(file, next)
+  if (covered) await coverLayer(opts.workspace.root, CONFIG_SOURCE, restrictedSettings(nextLayer), opts.env)
   return file
+}
+
+/** Whether the workspace's trust covers every restricted setting of its config file `text` (so an edit by the user may extend it). */
+async function coveredByTrust(workspace: Workspace, text: string, file: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const record = await trustRecord(workspace.root, env)
+  if (!record || record.pathOnly) return false
+  const before = text.trim() === '' ? {} : await parseConfigToml(text, file)
+  return changedSettings(restrictedSettings(before), record.settings[CONFIG_SOURCE]).length === 0
 }
 
 function nest(path: readonly string[], value: unknown): Record<string, unknown> {
