@@ -99,7 +99,7 @@ describe('queued reply: one slot, seeded', () => {
     expect(emptied.writes).to.deep.equal(['clear'])
 
     const cancelled = new MemorySlot('first')
-    const c = makeHandler({selects: ['q', 'c'], editor: [{outcome: 'cancelled', text: ''}], streaming: {compose: true}, queue: cancelled})
+    const c = makeHandler({selects: ['q', 'c'], editor: [{outcome: 'cancelled'}], streaming: {compose: true}, queue: cancelled})
     await c.handler.handleStreamingInterrupt(true)
     expect(cancelled.writes).to.deep.equal([])
   })
