@@ -14,7 +14,7 @@ import {fileURLToPath} from 'node:url'
 import {BARE_STDIN_SCRIPT} from './lib/bare-stream.js'
 import {listenLocal, measure, type Sample} from './lib/child.js'
 import {benchHome} from './lib/jp-run.js'
-import {runIfMain, stats, type BenchRow} from './lib/report.js'
+import {cpuRow, runIfMain, stats, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 /** The jp under test: BENCH_JP_BIN to measure another build (an older checkout's bin/run.js) against the same baselines. */
@@ -75,6 +75,7 @@ export async function run(): Promise<BenchRow[]> {
     const name = 'bare stdin+fetch'
     return [
       {bench: 'big-stdin', metric: `${MEGABYTES} MB piped query, wall`, value: jm.median, spread: jm.spread, unit: 'ms', baseline: bm.median, baselineSpread: bm.spread, baselineName: name, ratio: jm.median / bm.median, target: '≤ 1.5×', pass: jm.median / bm.median <= 1.5},
+      {bench: 'big-stdin', metric: `${MEGABYTES} MB piped query, CPU time (user+sys)`, ...cpuRow(samples.jp, samples.bare, name)},
       {bench: 'big-stdin', metric: `${MEGABYTES} MB piped query, peak RSS`, value: jr.median, spread: jr.spread, unit: 'MB', baseline: br.median, baselineSpread: br.spread, baselineName: name, ratio: jr.median / br.median, target: '≤ 1.3×', pass: jr.median / br.median <= 1.3},
     ]
   } finally {

@@ -17,7 +17,7 @@ import {fileURLToPath} from 'node:url'
 import {BARE_STREAM_SCRIPT} from './lib/bare-stream.js'
 import {listenLocal, measure, type Sample} from './lib/child.js'
 import {benchHome} from './lib/jp-run.js'
-import {runIfMain, stats, type BenchRow} from './lib/report.js'
+import {cpuRow, runIfMain, stats, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 /** The jp under test: BENCH_JP_BIN to measure another build (an older checkout's bin/run.js) against the same baselines. */
@@ -108,6 +108,7 @@ async function size(mb: number): Promise<BenchRow[]> {
       const [j, b, r] = [ms('jp'), ms('bare'), ms('raw')]
       rows.push(
         {bench: 'text-stream', metric: `${mb} MB of text (${sse} MB SSE) → file, wall`, value: j.median, spread: j.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName: 'bare fetch+parser', ratio: j.median / b.median, target: '≤ 1.3×', pass: j.median / b.median <= 1.3},
+        {bench: 'text-stream', metric: `${mb} MB: CPU time (user+sys)`, ...cpuRow(samples.jp, samples.bare, 'bare fetch+parser')},
         {bench: 'text-stream', metric: `${mb} MB: raw socket read (the floor), wall`, value: r.median, spread: r.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName: 'bare fetch+parser', ratio: r.median / b.median, target: '(report)', pass: true},
       )
     }

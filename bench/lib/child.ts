@@ -12,6 +12,8 @@ export interface Sample {
   out: string
   /** Bytes the child wrote to stdout. */
   outBytes: number
+  /** User + system CPU time (ms), from /usr/bin/time: steadier than the wall on a busy machine. */
+  cpuMs: number
 }
 
 /**
@@ -35,8 +37,16 @@ export function measure(args: string[], opts: {cwd: string; env: NodeJS.ProcessE
       const ms = Number(process.hrtime.bigint() - t0) / 1e6
       closeSync(fd)
       if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))
-      const rss = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
-      resolve({ms, maxRssKb: rss ? Number(rss[1]) : Number.NaN, out: opts.readOut === false ? '' : readFileSync(opts.outFile, 'utf8'), outBytes: statSync(opts.outFile).size})
+      const report = useTime ? readFileSync(timeFile, 'utf8') : ''
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(report)
+      const seconds = (what: string) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(report)?.[1] ?? Number.NaN)
+      resolve({
+        ms,
+        maxRssKb: rss ? Number(rss[1]) : Number.NaN,
+        out: opts.readOut === false ? '' : readFileSync(opts.outFile, 'utf8'),
+        outBytes: statSync(opts.outFile).size,
+        cpuMs: (seconds('User') + seconds('System')) * 1000,
+      })
     })
   })
 }

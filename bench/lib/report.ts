@@ -66,6 +66,12 @@ export function stats(values: number[]): {median: number; spread: [number, numbe
   return {median: median(values), spread: [Math.min(...values), Math.max(...values)]}
 }
 
+/** jp's CPU time (user+sys) against the baseline's: a reported figure beside a wall-time target (steadier on a busy machine). */
+export function cpuRow(jp: {cpuMs: number}[], base: {cpuMs: number}[], baselineName: string): Omit<BenchRow, 'bench' | 'metric'> {
+  const [j, b] = [stats(jp.map((s) => s.cpuMs)), stats(base.map((s) => s.cpuMs))]
+  return {value: j.median, spread: j.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName, ratio: j.median / b.median, target: '(report)', pass: true}
+}
+
 function range(spread: [number, number] | undefined): string {
   return spread ? ` (${fmt(spread[0])}–${fmt(spread[1])})` : ''
 }
