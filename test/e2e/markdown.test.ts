@@ -254,6 +254,27 @@ describe('e2e: markdown rendered on the terminal', function () {
       expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
     })
 
+    it('with the Queue: prompt open (type to queue), every block prints above it as it does with no prompt', async () => {
+      const {server, run} = await runTo({cols: 40}, response(ANSWER, 20))
+      open.push({server, run})
+      await run.term.waitForText('Release notes')
+      run.term.send('x')
+      await run.term.waitForText('Queue: x')
+      await run.term.waitFor(() => server.completed[0] === true && run.term.screenText().includes('line two'), 'the answer streamed to its end')
+      // The prompt at the bottom, intact, below the whole answer.
+      await run.term.waitFor(() => {
+        const rows = run.term.screen().filter((l) => l !== '')
+        return rows.at(-2) === 'Queue: x' && /^Enter to send/.test(rows.at(-1) ?? '')
+      }, 'the prompt redrawn at the bottom')
+      const all = run.term.screen()
+      const rows = all.slice(all.indexOf('# Release notes'), all.indexOf('Queue: x'))
+      expect(rows.join('\n').replace(/\n+$/, '')).to.equal(readFileSync(join(SNAPSHOTS, 'markdown-40.txt'), 'utf8'))
+      // Ctrl+C closes the prompt, nothing is queued: the run ends.
+      run.term.send('\x03')
+      const done = await run.finish(60_000)
+      expect(done.code, run.term.screenText()).to.equal(0)
+    })
+
     it('s at the menu leaves the terminal with styles reset', async () => {
       const text = `Some **bold** words and \`code\` and more ${PARA}\n`
       const {server, run} = await runTo({cols: 60}, {text: text.match(/.{1,4}/gs)!, intervalMs: 30})

@@ -55,6 +55,28 @@ export interface ComposeSurfaces<R> {
   editorGone(reason: string, failed: boolean): R | Promise<R>
 }
 
+/**
+ * Collects text by the request's mode and reports how the surface ended,
+ * blank or not: a saved editor is a submit of its text (emptied too), a
+ * cancelled editor or `"always"` without one a cancel with the seed. For a
+ * caller to whom an emptied text means something (the queued reply: withdraw it).
+ */
+export function composeSubmission(deps: ComposeDeps, request: ComposeRequest): Promise<InlineEditResult> {
+  const seed = request.seed ?? ''
+  return compose<InlineEditResult>(deps, request, {
+    async editorFirst(text) {
+      const edited = await deps.editor!.editText(text)
+      return edited.outcome === 'saved' ? {type: 'submit', text: withoutFinalNewline(edited.text)} : {type: 'cancelled', reason: 'cancelled', text}
+    },
+    escape: (buffer) => textEscape(deps.editor!)(buffer),
+    inlineEnded: (result) => result,
+    async editorGone(reason) {
+      await deps.notice(editorNotice(reason, request.onEditorGone ?? 'Returning to the menu.'))
+      return {type: 'cancelled', reason: 'cancelled', text: seed}
+    },
+  })
+}
+
 /** Collects text by the request's mode. Editor-first: a saved non-blank text, else `cancelled` (the user bailed). */
 export function composeText(deps: ComposeDeps, request: ComposeRequest): Promise<ComposeOutcome> {
   return compose<ComposeOutcome>(deps, request, {

@@ -15,8 +15,8 @@
 // text the user typed. The slot itself (its text kept on disk as the
 // conversation's draft) is the caller's: this is the decision only.
 import type {ComposeInEditor} from '../config/types.js'
-import {compose} from '../compose/compose.js'
-import {type ComposeDeps, editInline, editorNotice, type InlineEditResult, isNonBlank, textEscape, withoutFinalNewline} from '../compose/inline.js'
+import {composeSubmission} from '../compose/compose.js'
+import {type ComposeDeps, editInline, type InlineEditResult, isNonBlank} from '../compose/inline.js'
 import type {CancelReason, SelectOption} from '../inquire/types.js'
 
 export const QUEUE_PROMPT = 'Queue:'
@@ -79,21 +79,6 @@ function typedPrompt(deps: ComposeDeps, before: string | undefined): Promise<Inl
 
 /** A menu's `q`: the context's surface (inline or editor first), with compose_in_editor's fallbacks. */
 function menuPrompt(deps: ComposeDeps, seed: string, mode: ComposeInEditor): Promise<InlineEditResult> {
-  return compose<InlineEditResult>(
-    deps,
-    {message: QUEUE_PROMPT, mode, seed, withHistory: true},
-    {
-      // An emptied, saved editor withdraws the reply, as an emptied submit does.
-      async editorFirst(text) {
-        const edited = await deps.editor!.editText(text)
-        return edited.outcome === 'saved' ? {type: 'submit', text: withoutFinalNewline(edited.text)} : {type: 'cancelled', reason: 'cancelled', text}
-      },
-      escape: (buffer) => textEscape(deps.editor!)(buffer),
-      inlineEnded: (result) => result,
-      async editorGone(reason) {
-        await deps.notice(editorNotice(reason, 'Returning to the menu.'))
-        return {type: 'cancelled', reason: 'cancelled', text: seed}
-      },
-    },
-  )
+  // An emptied, saved editor withdraws the reply, as an emptied submit does.
+  return composeSubmission(deps, {message: QUEUE_PROMPT, mode, seed, withHistory: true})
 }
