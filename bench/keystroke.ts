@@ -161,10 +161,16 @@ async function repeat(fn: () => Promise<Result>): Promise<{ms: Spread; bytes: Sp
   return {ms: spread(ms), bytes: spread(bytes)}
 }
 
-/** A paste of about `size` bytes: lines of prose. */
+/** A paste of about `size` bytes: lines of prose, every one different (a layout cache must not make it look cheap), some not ASCII. */
 function pasteText(size: number): string {
-  const line = 'the quick brown fox jumps over the lazy dog, then naps. '.repeat(2).trimEnd()
-  return Array.from({length: Math.ceil(size / (line.length + 1))}, () => line).join('\n').slice(0, size)
+  const lines: string[] = []
+  let length = 0
+  for (let i = 0; length < size; i++) {
+    const line = `${i}: the quick brown fox jumps over the lazy dog${i % 10 === 0 ? ' — café, 日本語' : ''}, then naps for ${i % 97} minutes.`
+    lines.push(line)
+    length += Buffer.byteLength(line) + 1
+  }
+  return lines.join('\n')
 }
 
 async function run(): Promise<BenchRow[]> {
