@@ -6,7 +6,7 @@
 // worth around them — not the whole buffer — so a keystroke costs the same at
 // 100 or 100,000 characters, and a 1 MB paste lays out one screen.
 import type {ChangeSource, TextChange} from '../core/line-editor.js'
-import {extendLine, type LineLayout, wrapLine} from './layout.js'
+import {extendLine, lastAtOrBefore, type LineLayout, wrapLine} from './layout.js'
 
 export class BufferLayout {
   /** The text the lines were made from (kept for the next sync without a change source). */
@@ -65,15 +65,7 @@ export class BufferLayout {
 
   /** The line holding offset `at` (the first one starting after `at` is the next line). */
   lineAt(at: number): number {
-    const s = this.starts
-    let lo = 0
-    let hi = s.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (s[mid] <= at) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+    return lastAtOrBefore(this.starts, at)
   }
 
   /** Line `li` laid out for these widths (line 0's first row has `firstWidth`, every other row `restWidth`). */

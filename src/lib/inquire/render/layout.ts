@@ -134,16 +134,22 @@ function place(l: LineLayout, g: string, at: number): void {
 export function cursorIn(l: LineLayout, offset: number): {row: number; col: number} {
   if (offset >= l.text.length && lastFull(l)) return {row: l.rowStarts.length, col: 0}
   const starts = l.rowStarts
-  let lo = 0
-  let hi = starts.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (starts[mid] <= offset) lo = mid
-    else hi = mid - 1
-  }
+  const lo = lastAtOrBefore(starts, offset)
   // ASCII: no need to look at (or copy) the text.
   if (l.ascii) return {row: lo, col: offset - starts[lo]}
   return {row: lo, col: displayWidth(sanitizeAll(l.text.slice(starts[lo], offset)))}
+}
+
+/** Index of the last value in ascending `sorted` that is at most `value` (0 when none is). */
+export function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let lo = 0
+  let hi = sorted.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (sorted[mid] <= value) lo = mid
+    else hi = mid - 1
+  }
+  return lo
 }
 
 // A control character would act on the terminal instead of being drawn.
