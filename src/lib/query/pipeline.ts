@@ -17,6 +17,8 @@ import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {readQueryText} from './input.js'
+import {readAttachments} from './attachments.js'
+import {lastTurnStart, sumUsage, usageLine} from '../conversation/usage.js'
 import {settleTurn} from './report.js'
 import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
 
@@ -33,6 +35,10 @@ export interface QueryOptions {
   edit: boolean
   noEdit: boolean
   format: OutputFormat
+  /** `-u`: one stderr line after the answer with the turn's token usage. */
+  usage?: boolean
+  /** `-a PATH` files, in order. */
+  attach: string[]
 }
 
 /** Where the query runs: the command's workspace and store, and its `--cfg` layers. */
@@ -55,6 +61,10 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   const interactive = printer.hasTty()
+  // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
+  const attachments = await readAttachments(opts.attach, {cwd: process.cwd(), maxBytes: config.query.attach_max_bytes})
+  const enabledTools = await chooseTools(config, opts)
+  if (opts.model !== undefined) await chooseModel(opts.model, config, printer)
   // The one editor of this query, through the init hook's helper; its notices
   // and the plugins' warnings go through the printer, in order with its other
   // notices (a notice event with --format json). A bad editor.backend is a QueryError.
@@ -74,10 +84,10 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   }
 
   const model = await chooseModel(text.modelFlag, config, printer)
-  const enabledTools = await chooseTools(config, opts)
-  const conversation = await openConversation(store, id, text.text, text.draft, printer)
+  // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
+  const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
   const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
-  return settleTurn(runTurn(text.text, deps), {
+  return settleTurn(runTurn(text.text, {...deps, attachments}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,
@@ -87,6 +97,8 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     router,
     printer,
     keyReader,
+    // -u: what the turn cost, summed over its requests, from the usage stored with it.
+    usage: opts.usage ? () => usageLine(sumUsage(conversation.events, lastTurnStart(conversation.events))) : undefined,
   })
 }
 
