@@ -177,6 +177,9 @@ function pathExists(path: string, folder: string | undefined, tails: string[]): 
 /** Model ids look like paths: `echo/default`, `anthropic/…`. */
 const MODEL_ID = new RegExp(`^(?:echo|${PROVIDER_NAMES.join('|')})/`)
 
+/** The npm package's name (its entries are named by it, not by a path). */
+const PACKAGE_NAME = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {name: string}).name
+
 /** Whether a span names a thing outside the repository, one made at run time, or no file at all (not checked). */
 function outside(path: string): boolean {
   return (
@@ -191,7 +194,7 @@ function outside(path: string): boolean {
     path.startsWith('@') ||
     path.startsWith('dist/') ||
     path.startsWith('node:') ||
-    path.startsWith('jp-cli') ||
+    path.startsWith(PACKAGE_NAME) || // the package's own entries: `jp-llm-cli/testing`
     path.startsWith('.jp') ||
     path.includes('<') ||
     path.includes('$') ||
