@@ -22,6 +22,7 @@ import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
+import {quickInline} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -202,7 +203,7 @@ export class MarkdownRenderer {
       w.text(src.replace(/\t/g, ' '), style)
       return
     }
-    const tokens = this.opts.md.parseInline(src, {})[0]?.children ?? []
+    const tokens = quickInline(src, this.opts.md) ?? this.opts.md.parseInline(src, {})[0]?.children ?? []
     this.inline(tokens, w, style)
   }
 
