@@ -1,19 +1,23 @@
-// The renderer's quick inline path (src/lib/markdown/quick-inline.ts) must
-// give exactly markdown-it's tokens wherever it answers at all: compared over
-// segments built from the shapes it knows, with every character that could
-// change the reading put next to, inside and around them.
+// The renderer's quick paths (src/lib/markdown/quick-inline.ts, and the
+// one-line headings and list items of render.ts) must give exactly what
+// markdown-it gives wherever they answer at all: the tokens compared over
+// segments built from the shapes they know, with every character that could
+// change the reading put next to, inside and around them; the bytes compared
+// with the renderer's `quick: false` over whole answers.
 import {expect} from 'chai'
 import fc from 'fast-check'
 
 import {createParser} from '../../src/lib/markdown/index.js'
 import {quickInline} from '../../src/lib/markdown/quick-inline.js'
+import {CORPUS} from './corpus.js'
+import {render} from './render-helpers.js'
 
 const md = createParser()
 
-type Tok = {type: string; content: string; markup: string; href: string | null}
+type Tok = {type: string; content: string; markup: string; href: string | number | null}
 
 /** The tokens as the renderer reads them (an empty text token writes nothing: markdown-it leaves them where delimiters were). */
-function view(tokens: readonly {type: string; content: string; markup: string; attrGet(n: string): string | null}[]): Tok[] {
+function view(tokens: readonly {type: string; content: string; markup: string; attrGet(n: string): string | number | null}[]): Tok[] {
   return tokens.filter((t) => !(t.type === 'text' && t.content === '')).map((t) => ({type: t.type, content: t.content, markup: t.markup, href: t.attrGet('href')}))
 }
 
@@ -30,6 +34,7 @@ const side = fc.array(fc.constantFrom(...TRICKY, ...WORDS.filter((w) => !w.inclu
 const inner = fc.array(fc.constantFrom(...TRICKY, ...WORDS), {minLength: 1, maxLength: 4}).map((a) => a.join(''))
 const word = fc.constantFrom(...WORDS)
 const shape = fc.oneof(
+  inner,
   fc.tuple(side, fc.constantFrom('*', '**', '***', '_', '__'), fc.oneof(word, inner), side).map(([h, d, x, t]) => `${h}${d}${x}${d}${t}`),
   fc.tuple(side, fc.oneof(word, inner), side).map(([h, x, t]) => `${h}\`${x}\`${t}`),
   fc.tuple(side, fc.oneof(word, inner), fc.oneof(fc.constantFrom(...DESTS), inner), side).map(([h, x, u, t]) => `${h}[${x}](${u})${t}`),
@@ -37,7 +42,7 @@ const shape = fc.oneof(
 
 describe('markdown: quick inline tokens equal the parser’s', () => {
   it('for the common shapes (bold, emphasis, code, links with plain text around), it answers, and as markdown-it does', () => {
-    const common = ['**bold words**', '*em*', '`code()`', '`a b`', '` a `', '[text](https://example.com/x)', '(**bold**),', '`x()`.', '[a b](https://e.com/a_b)!x']
+    const common = ['plain words (and/or more), ok.', '**bold words**', '*em*', '`code()`', '`a b`', '` a `', '[text](https://example.com/x)', '(**bold**),', '`x()`.', '[a b](https://e.com/a_b)!x']
     for (const src of common.filter((s) => !s.includes('!'))) {
       const quick = quickInline(src, md)
       expect(quick, src).to.not.equal(undefined)
@@ -58,5 +63,30 @@ describe('markdown: quick inline tokens equal the parser’s', () => {
     )
     // The property must exercise the quick path, not only its refusals.
     expect(answered).to.be.greaterThan(1000)
+  })
+})
+
+describe('markdown: the quick paths render the parser’s bytes', () => {
+  const line = fc.array(fc.oneof(fc.constantFrom(...TRICKY, ...WORDS), shape), {minLength: 0, maxLength: 5}).map((a) => a.join(' '))
+  const lead = fc.constantFrom('# ', '## ', '###### ', '####### ', '#', '# #', '- ', '* ', '+ ', '1. ', '7) ', '-  ', '-     ', '- [ ] ', '- [x] ', '1.', '  - ', '10. ', '- # ', '- > ', '- 1. ', '- ---', '')
+  const answer = fc.array(fc.tuple(lead, fc.constantFrom('', 'A', 'x', '"', "'", '(', '[', '`', '*'), line, fc.constantFrom('\n', '\n\n', '\n  more\n')), {minLength: 1, maxLength: 8}).map((blocks) =>
+    blocks.map(([l, c, t, sep]) => l + c + t + sep).join(''),
+  )
+
+  it('for every corpus answer, at 40 and 100 columns, colour on and off', async () => {
+    for (const {name, text} of CORPUS)
+      for (const opts of [{columns: () => 40}, {columns: () => 100, color: false, hyperlinks: true}]) expect(await render(text, opts), name).to.equal(await render(text, {...opts, quick: false}))
+  })
+
+  it('for generated headings, list items and paragraphs with tricky text (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(answer, fc.constantFrom(24, 80), fc.boolean(), async (text, columns, dim) => {
+        const opts = {columns: () => columns, base: dim ? {dim: true} : undefined}
+        const a = await render(text, opts)
+        const b = await render(text, {...opts, quick: false})
+        expect(a, JSON.stringify(text)).to.equal(b)
+      }),
+      {numRuns: 1500},
+    )
   })
 })

@@ -27,7 +27,8 @@ const EMPHASIS = new RegExp(String.raw`^(${SIDE})(\*\*?)([A-Za-z0-9](?:${TEXT}*[
 const CODE = new RegExp(String.raw`^(${SIDE})\x60([^\x60\r\x00]+)\x60(${SIDE})$`)
 /** `[text](dest)`: a destination without space, parentheses, escapes, entities or `<`; no title. */
 const LINK = new RegExp(String.raw`^(${SIDE})\[((?:${SIDE_CHAR})(?:${TEXT}*(?:${SIDE_CHAR}))?)\]\(([A-Za-z0-9\-._~:/?#@!$'+,;=%*]+)\)(${SIDE})$`)
-const SIDE_OK = new RegExp(String.raw`^${SIDE}$`)
+/** Plain text: one text token (markdown-it's, with the same characters). */
+const PLAIN_TEXT = new RegExp(`^(?:${TEXT})*$`)
 
 interface QuickToken {
   type: string
@@ -51,6 +52,7 @@ function around(head: string, inner: QuickToken[], tail: string): Token[] {
 
 /** markdown-it's inline tokens for `src`, when it has one of the shapes above; else undefined. */
 export function quickInline(src: string, md: Parser): Token[] | undefined {
+  if (PLAIN_TEXT.test(src)) return (src === '' ? [] : [tok('text', src)]) as unknown as Token[]
   const c = src.charCodeAt(0)
   let m: RegExpExecArray | null
   if (src.includes('*') && (m = EMPHASIS.exec(src))) {
@@ -68,9 +70,4 @@ export function quickInline(src: string, md: Parser): Token[] | undefined {
     return around(m[1], [tok('link_open', '', '', href), tok('text', m[2]), tok('link_close')], m[4])
   }
   return undefined
-}
-
-/** Whether `text` is plain for the inline parser in the sense above (exported for the test). */
-export function isQuickSide(text: string): boolean {
-  return SIDE_OK.test(text)
 }
