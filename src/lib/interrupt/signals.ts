@@ -85,6 +85,11 @@ export class SignalRouter {
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
   }
 
+  /** `interrupt.escalation_cooldown_secs`, applied once the config is loaded (the router exists before it). */
+  setEscalationCooldown(secs: number): void {
+    this.policy.setCooldown(Math.max(0, secs) * 1000)
+  }
+
   /**
    * A menu was answered (any choice): the next Ctrl+C is a first press again,
    * however soon it comes.

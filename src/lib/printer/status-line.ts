@@ -8,6 +8,7 @@
 // copy on every tick. A write ends it; whoever waits again starts a new one.
 import {onTerminalBorrow} from '../terminal/borrow.js'
 import {onPromptClaim, openPrompt} from '../terminal/owner.js'
+import {registerRestore} from '../terminal/restore.js'
 import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 
 const TICK_MS = 100
@@ -48,6 +49,8 @@ export class StatusLine {
   private started = 0
   private timer: NodeJS.Timeout | undefined
   private visible = false
+  /** While the line is on the screen, the restore registry erases it on any exit (a Ctrl+C, SIGQUIT, a crash). */
+  private unregisterErase: (() => void) | undefined
   private unsubscribe: (() => void) | undefined
   /** Children (editors) that have the terminal now. */
   private lent = 0
@@ -110,11 +113,14 @@ export class StatusLine {
     const columns = this.options.columns?.()
     this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
     this.visible = true
+    this.unregisterErase ??= registerRestore({name: 'status-line', sequence: ERASE})
   }
 
   private erase(): void {
     if (!this.visible) return
     this.visible = false
+    this.unregisterErase?.()
+    this.unregisterErase = undefined
     this.options.write!(ERASE)
   }
 }

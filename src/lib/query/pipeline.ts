@@ -20,6 +20,7 @@ import {userFacing} from './errors.js'
 import {readQueryText} from './input.js'
 import {settleTurn} from './report.js'
 import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
+import {installQueryLadder, type QueryLadder} from './ladder.js'
 
 export {isQueryError, QueryError} from './errors.js'
 
@@ -46,6 +47,27 @@ export interface QueryContext {
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
 export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<number> {
+  // The ladder holds from here on: a Ctrl+C while stdin is read, the config
+  // loads or the lock is awaited opens the fallback menu.
+  const ladder = installQueryLadder()
+  try {
+    return await querySteps(opts, ctx, ladder)
+  } catch (error) {
+    // Reported after the fallback menu, if open, not inside it; a shutdown it began owns the exit.
+    if (await ladder.settle()) return shutDown(ladder)
+    throw error
+  } finally {
+    ladder.close()
+  }
+}
+
+/** A shutdown began (the fallback menu's `q`, a second press): it saves what it must and exits. */
+async function shutDown(ladder: QueryLadder): Promise<number> {
+  await ladder.router.shutdown()
+  return 130
+}
+
+async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLadder): Promise<number> {
   const given = await readQueryText(opts.words)
   const {store, workspace} = ctx
   const id = await resolveConversation(store, opts)
@@ -53,12 +75,16 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const config = await userFacing(() =>
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
   )
+  ladder.router.setEscalationCooldown(config.interrupt.escalation_cooldown_secs)
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  ladder.useNotice((line) => printer.notice(line))
   const interactive = printer.hasTty()
   const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
   const editor = await openEditor(editorConfig, ctx.oclif, printer)
 
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
+  // No prompt of our own under an open fallback menu.
+  if (await ladder.settle()) return shutDown(ladder)
   const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer})
   if (text.type === 'nothing') {
     await printer.flush()
@@ -69,7 +95,10 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const model = await chooseModel(text.modelFlag, config, printer)
   const enabledTools = await chooseTools(config, opts)
   const conversation = await openConversation(store, id, text.text, text.draft, printer)
-  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor})
+  // A press during the lock wait: its menu is answered before the turn starts.
+  if (await ladder.settle()) return shutDown(ladder)
+  const router = ladder.router
+  const {deps, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, router})
   return settleTurn(runTurn(text.text, deps), {
     conversationId: conversation.id,
     query: text.text,

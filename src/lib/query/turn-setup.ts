@@ -6,7 +6,7 @@ import {FALLBACK_MODEL_ID, queryModelId} from '../config/defaults.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
-import {SignalRouter} from '../interrupt/signals.js'
+import type {SignalRouter} from '../interrupt/signals.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -45,6 +45,8 @@ export interface TurnSetupOptions {
   workspace: Workspace
   printer: Printer
   editor: EditorBackend | undefined
+  /** The query's router, installed at its first line (query/ladder.ts). */
+  router: SignalRouter
 }
 
 export interface TurnSetup {
@@ -54,15 +56,10 @@ export interface TurnSetup {
   keyReader?: {stop(): void}
 }
 
-/** Installs the signal router (and on a terminal the Ctrl+C key reader) and builds the turn loop's deps around it. */
+/** Starts (on a terminal) the Ctrl+C key reader and builds the turn loop's deps around the query's router. */
 export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
-  const {config, printer, conversation} = opts
+  const {config, printer, conversation, router} = opts
   const interactive = printer.hasTty()
-  const router = new SignalRouter({
-    escalationCooldownSecs: config.interrupt.escalation_cooldown_secs,
-    isInteractive: () => interactive,
-    notice: (line) => printer.notice(line),
-  }).install()
   // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
   // the answer, so stop it the graceful way (what arrived is saved) and exit
   // as a producer cut off by SIGPIPE does, quietly.
@@ -120,11 +117,10 @@ export function providerKeyVariables(config: Config): string[] {
 
 /** The prompts a terminal gets; the prompt modules load only here. */
 async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Promise<TurnDeps['interactive']> {
-  const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {pushFallbackMenu}, {replyDraft}] = await Promise.all([
+  const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {replyDraft}] = await Promise.all([
     import('../inquire/terminal-backend.js'),
     import('../interrupt/handler.js'),
     import('../tool/prompter.js'),
-    import('../interrupt/gate.js'),
     import('../compose/typed-draft.js'),
   ])
   const {config, printer, editor} = opts
@@ -156,8 +152,5 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     press: () => void router.handle('SIGINT'),
   }
   const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
-  // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
-  // up after the turn) opens the fallback menu.
-  pushFallbackMenu({router, interrupts})
   return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
 }

@@ -273,13 +273,18 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   pop?.()
   router?.shutdownSignal.removeEventListener('abort', onShutdown)
   const shutdown = router?.shutdownSignal.aborted ?? false
+  // A shutdown that cut the answer with no menu open (SIGTERM, SIGHUP, a
+  // second press before the menu was drawn) still ends its line: the shell's
+  // prompt must not land after half a sentence. An open menu began a line of its own.
+  const cutMidLine = shutdown && state.held === undefined
   if (state.held) {
     // Resumed after the end: show what was held (nothing to show if aborted).
     if (!controller.signal.aborted) for (const fn of state.held) fn()
     state.held = undefined
   }
 
-  if (!shutdown && !controller.signal.aborted) printer.endAssistant()
+  if (cutMidLine) printer.endReasoning()
+  if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (error !== undefined && state.decision === undefined) {
     printer.endAssistant()
   }
