@@ -2,6 +2,9 @@
 // --help` and `jp --version` against a minimal oclif CLI with one command
 // (same @oclif/core, also with a manifest; its --help, or its --version for
 // jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15).
+//
+// BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
+// before a change) in the same loop and adds a `… vs before` row per case.
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -11,6 +14,7 @@ import {runIfMain, median, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
+const BEFORE = process.env.BENCH_STARTUP_BEFORE
 
 function makeBaseline(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-oclif-'))
@@ -58,18 +62,31 @@ export async function run(): Promise<BenchRow[]> {
     ]
     const baseTimes = new Map<string, number[]>([['--help', []], ['--version', []]])
     const times = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+    const beforeTimes = new Map<string, number[]>(cases.map(([name]) => [name, []]))
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
+    if (BEFORE) for (const [, args] of cases) timeRun([join(BEFORE, 'bin/run.js'), ...args], env)
     for (let i = 0; i < RUNS; i++) {
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
-      for (const [name, args] of cases) times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
+      for (const [name, args] of cases) {
+        times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
+        if (BEFORE) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
+      }
     }
-    return cases.map(([name, , baseArgs]) => {
+    const rows: BenchRow[] = cases.map(([name, , baseArgs]) => {
       const v = median(times.get(name)!)
       const b = median(baseTimes.get(baseArgs)!)
       return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: `oclif 1-cmd ${baseArgs}`, ratio: v / b, target: '≤ 1.0×', pass: v / b <= 1.0}
     })
+    if (BEFORE) {
+      for (const [name] of cases) {
+        const v = median(times.get(name)!)
+        const before = median(beforeTimes.get(name)!)
+        rows.push({bench: 'startup', metric: `${name} vs before`, value: v, unit: 'ms', baseline: before, baselineName: 'before', ratio: v / before, target: 'no worse', pass: v / before <= 1.05})
+      }
+    }
+    return rows
   } finally {
     rmSync(base, {recursive: true, force: true})
     rmSync(home, {recursive: true, force: true})

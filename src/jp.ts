@@ -9,5 +9,5 @@
 export {execute} from './lib/cli/main.js'
 export {COMMANDS} from './commands/index.js'
 export {JpHelp} from './lib/cli/help.js'
-export {default as versionHook} from './hooks/init-version.js'
+export {initHook} from './hooks/init.js'
 export {default as commandNotFoundHook} from './hooks/command-not-found.js'

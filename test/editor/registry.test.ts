@@ -243,7 +243,7 @@ describe('jp:editor-backends hook with linked plugins', function () {
     await link(writePlugin('jp-plugin-hang', `export default () => new Promise(() => {})\n`))
     const version = await runJp(['--version'], {sandbox})
     expect(version.code, version.stderr).to.equal(0)
-    expect(version.stdout).to.match(/^jp-cli\//)
+    expect(version.stdout).to.match(/^jp \d+\.\d+\.\d+ \(node /)
     const query = await runJp(['query', 'hello'], {sandbox})
     expect(query.code, query.stderr).to.equal(0)
     expect(query.stdout).to.include('You said: hello')

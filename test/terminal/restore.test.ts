@@ -4,10 +4,12 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {
+  claimTerminatingSignals,
   pendingRestores,
   registerRestore,
   restoreTerminal,
   setRestoreTtyOpener,
+  terminateRegistered,
 } from '../../src/lib/terminal/restore.js'
 import {RESTORE_SEQUENCES} from '../../src/lib/terminal/sequences.js'
 
@@ -75,5 +77,52 @@ describe('terminal restore registry', () => {
     expect(copy.pendingRestores()).to.deep.equal(['from-first-copy'])
     expect(copy.restoreTerminal()).to.deep.equal(['from-first-copy'])
     expect(pendingRestores()).to.deep.equal([])
+  })
+
+  describe('terminating signals', () => {
+    const counts = () => [process.listenerCount('SIGTERM'), process.listenerCount('SIGHUP')]
+
+    it('the stand-in listens (once, whatever is registered) only while something is registered and nobody claimed the signals', () => {
+      const [term, hup] = counts()
+      const a = registerRestore({name: 'a'})
+      const b = registerRestore({name: 'b'})
+      expect(counts()).to.deep.equal([term + 1, hup + 1])
+      a()
+      expect(counts()).to.deep.equal([term + 1, hup + 1])
+      b()
+      expect(counts()).to.deep.equal([term, hup])
+      registerRestore({name: 'c'})
+      restoreTerminal()
+      expect(counts()).to.deep.equal([term, hup])
+    })
+
+    it('a claim (the signal router) silences the stand-in until it is released', () => {
+      const [term, hup] = counts()
+      const release = claimTerminatingSignals()
+      const undo = registerRestore({name: 'prompt'})
+      expect(counts()).to.deep.equal([term, hup])
+      release()
+      release() // idempotent
+      expect(counts()).to.deep.equal([term + 1, hup + 1])
+      undo()
+      expect(counts()).to.deep.equal([term, hup])
+    })
+
+    it('terminateRegistered tells every owner, newest first, and keeps going past one that throws', () => {
+      const told: string[] = []
+      registerRestore({name: 'old', terminate: () => told.push('old')})
+      registerRestore({name: 'plain'})
+      registerRestore({
+        name: 'bad',
+        terminate: () => {
+          throw new Error('gone')
+        },
+      })
+      registerRestore({name: 'new', terminate: () => told.push('new')})
+      terminateRegistered()
+      expect(told).to.deep.equal(['new', 'old'])
+      expect(pendingRestores()).to.deep.equal(['old', 'plain', 'bad', 'new'])
+      restoreTerminal()
+    })
   })
 })

@@ -1,6 +1,8 @@
 import {Args} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import type {ConversationEvent} from '../../lib/conversation/events.js'
+import {markdownFor, type MarkdownStream, type PrinterMarkdown} from '../../lib/printer/markdown.js'
+import {sanitize} from '../../lib/printer/sanitize.js'
 import {sanitizeUntrusted, untrustedJson} from '../../lib/text/untrusted.js'
 
 export default class ConversationShow extends JpCommand {
@@ -29,9 +31,40 @@ export default class ConversationShow extends JpCommand {
     const clean = tty ? (s: string) => sanitizeUntrusted(s, {multiline: true}) : (s: string) => s
     const title = typeof conv.metadata.title === 'string' ? conv.metadata.title : '(untitled)'
     const out: string[] = [`${conv.id}  ${tty ? sanitizeUntrusted(title) : title}`]
-    for (const e of conv.events) out.push(...renderEvent(e, clean))
+    // On a terminal the answers render as `jp query` renders them (SPEC §18), indented under their label.
+    const markdown = tty ? await this.markdown(id) : undefined
+    for (const e of conv.events) out.push(...(await renderEvent(e, clean, markdown)))
     process.stdout.write(out.join('\n') + '\n')
   }
+
+  private async markdown(id: string): Promise<PrinterMarkdown | undefined> {
+    let config
+    try {
+      config = await this.loadConfig({conversationId: id})
+    } catch (e) {
+      this.fail(e)
+    }
+    const screen = {isTTY: true, columns: Math.max(20, (process.stdout.columns ?? 80) - INDENT.length)} as unknown as NodeJS.WritableStream
+    return markdownFor({style: config.style, format: 'text', stdout: screen, stderr: screen})
+  }
+}
+
+const INDENT = '  '
+
+/** Model text rendered for the terminal: every sequence of the model's dropped first. */
+async function rendered(text: string, create: () => MarkdownStream): Promise<string> {
+  const md = create()
+  let out = md.push(sanitize(text, {keepColor: false}))
+  while (md.waiting) {
+    await md.waiting
+    out += md.take()
+  }
+  out += md.end()
+  while (md.waiting) {
+    await md.waiting
+    out += md.take()
+  }
+  return out.replace(/\n$/, '')
 }
 
 function indent(text: string): string {
@@ -41,8 +74,13 @@ function indent(text: string): string {
     .join('\n')
 }
 
-function renderEvent(e: ConversationEvent, clean: (s: string) => string): string[] {
+async function renderEvent(e: ConversationEvent, clean: (s: string) => string, markdown?: PrinterMarkdown): Promise<string[]> {
   const ev = e as Record<string, unknown>
+  if (e.type === 'chat_response' && markdown?.assistant && markdown.reasoning) {
+    return typeof ev.reasoning === 'string'
+      ? ['reasoning:', indent(await rendered(ev.reasoning, markdown.reasoning))]
+      : ['assistant:', indent(await rendered(String(ev.message), markdown.assistant))]
+  }
   switch (e.type) {
     case 'turn_start':
       return ['', `── turn · ${e.timestamp}`]

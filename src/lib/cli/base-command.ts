@@ -9,7 +9,6 @@
 //   this.store()       the ConversationStore of that workspace; announces the default
 //                      workspace on stderr the one time it gets created
 //   this.loadConfig({conversationId?})  the merged Config, including that conversation's stored layer
-//   this.editorBackend(editorConfig)  buildEditorBackend, consulting the plugins when editor.backend is theirs
 //   this.fail(err)     prints any error as one line and exits 1 (config, workspace, storage, lock errors)
 //   this.say(line)     one line of chrome on stderr
 // Both pass the one sanitizer for untrusted text: messages quote ids, paths,
@@ -18,10 +17,8 @@
 // Loaders are imported inside the methods so `jp --help` stays cheap: keep the
 // top-level imports to @oclif/core and types.
 import {Command, Flags, type Interfaces} from '@oclif/core'
-import type {EditorConfig} from '../config/editor.js'
 import {errorLine} from '../text/one-line.js'
 import type {Config} from '../config/types.js'
-import type {EditorBackend} from '../editor/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -131,20 +128,6 @@ export abstract class JpCommand extends Command {
     try {
       const notice = (line: string) => this.say(line)
       return await loadWorkspaceConfig({workspace, store, ...opts, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice})
-    } catch (e) {
-      this.fail(e)
-    }
-  }
-
-  /**
-   * The editor backend for `editorConfig` (undefined: no editor). A backend
-   * that is not built in is looked up in the plugins, whose hooks run only
-   * now; a broken plugin costs a warning, a bad `editor.backend` fails.
-   */
-  protected async editorBackend(editorConfig: EditorConfig): Promise<EditorBackend | undefined> {
-    const {buildEditorBackendWithPlugins} = await import('../editor/build.js')
-    try {
-      return await buildEditorBackendWithPlugins(editorConfig, this.config, {warn: (line) => this.say(line)})
     } catch (e) {
       this.fail(e)
     }

@@ -27,6 +27,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tool_call: {action: 'prompt', compose_in_editor: false},
     },
     query: {compose_in_editor: false},
+    style: {markdown: true, hyperlinks: false, code_theme: 'ansi'},
     conversation: {
       tools: {
         '*': {run: 'ask', result: 'unattended', cancellation_response: DEFAULT_TOOL_CANCELLED_RESPONSE},

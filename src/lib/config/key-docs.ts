@@ -22,7 +22,8 @@ export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = 
 /** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
 const provider = (name: ProviderName): Record<string, KeyDoc> => {
   const spec: ProviderSpec = PROVIDERS[name]
-  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\` replaces the default base URL`
+  const form = spec.baseUrlEnvForm === 'host' ? ' (a host as its own clients take it: `HOST`, `HOST:PORT` or a URL; http and the default port unless given)' : ''
+  const about = spec.baseUrlEnv === undefined ? spec.about : `${spec.about}; \`${spec.baseUrlEnv}\`${form} replaces the default base URL`
   return {
     [`providers.llm.${name}`]: {description: `The ${name} provider (${about}).`, example: '{}'},
     [`providers.llm.${name}.base_url`]: {
@@ -76,7 +77,8 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'providers.llm.timeout_secs': {
     description:
       'How many seconds a model request may go without a sign of life: connecting and waiting for the response headers, then each silence ' +
-      'between pieces of the answer (servers send pings while thinking). Then the request fails (and is retried when nothing arrived yet). ' +
+      'between pieces of the answer (servers send pings while thinking), and the time spent waiting between two complete events (a server trickling bytes that never finish an event). ' +
+      'Then the request fails (and is retried when nothing arrived yet). ' +
       'Unset: 300. The environment variable `JP_STREAM_IDLE_TIMEOUT_SECS` overrides it.',
     example: '120',
   },
@@ -153,6 +155,20 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'interrupt.tool_call.compose_in_editor': {description: 'As `interrupt.streaming.compose_in_editor`, for the tool menu\'s reply.', example: '"never"'},
 
   query: {description: 'Composing a query when `jp query` is run on a terminal with no query (or with `-e`).', example: '{}'},
+  style: {description: 'How assistant text looks on a terminal.', example: '{}'},
+  'style.markdown': {
+    description:
+      'Render the model\'s markdown (headings, emphasis, lists, tables fitted to the width, highlighted code, links) when stdout is a terminal and the format is text; reasoning is rendered dimmed. `false` prints the text as the model wrote it. Piped or redirected output, `--format json`, stored conversations and editors always get the raw markdown. `NO_COLOR` keeps the layout without colour; `TERM=dumb` prints the raw text.',
+    example: 'false',
+  },
+  'style.hyperlinks': {
+    description: 'Make link text an OSC 8 hyperlink (the URL is still shown after it). Off by default: some terminals print the sequence literally.',
+    example: 'true',
+  },
+  'style.code_theme': {
+    description: 'Colours of highlighted code: `"ansi"` the terminal\'s own 16 colours (follows its palette), `"dark"` or `"light"` 256 colours for that background, `"mono"` no colour (keywords bold, comments italic).',
+    example: '"dark"',
+  },
   'query.compose_in_editor': {
     description:
       'Where the query is written: `false` the inline prompt (Ctrl+X opens the full `QUERY_MESSAGE.md` document in your editor, seeded with the buffer), `true` the editor first (the inline prompt if it cannot open), `"always"` the editor only (an error if it cannot open), `"never"` the inline prompt only (Ctrl+X unbound). `-e` prefers the editor for one query. No effect without a terminal. See docs/reply-flow.md.',

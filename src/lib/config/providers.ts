@@ -18,8 +18,14 @@ export interface ProviderSpec {
   about: string
   /** The default `base_url`. */
   baseUrl: string
-  /** An environment variable that, when set and non-blank, replaces the default `base_url` (a config file or `--cfg` still wins). */
+  /**
+   * An environment variable that, when set and non-blank, replaces the
+   * default `base_url` (a config file or `--cfg` still wins): the one the
+   * provider's own tools read, so a shell set up for them works for jp.
+   */
   baseUrlEnv?: string
+  /** `host`: the variable names a host as the provider's own clients read it (`OLLAMA_HOST=gpu-box`), not a URL. */
+  baseUrlEnvForm?: 'url' | 'host'
   /** The default `api_key_env`; absent for a provider that needs no key. */
   apiKeyEnv?: string
   /** A `base_url` the docs show as an example. */
@@ -33,6 +39,7 @@ export const PROVIDERS = {
     wire: 'anthropic',
     about: 'Anthropic Messages API, SSE',
     baseUrl: 'https://api.anthropic.com',
+    baseUrlEnv: 'ANTHROPIC_BASE_URL',
     apiKeyEnv: 'ANTHROPIC_API_KEY',
     exampleBaseUrl: 'https://proxy.example.com/anthropic',
   },
@@ -62,6 +69,8 @@ export const PROVIDERS = {
     wire: 'ollama',
     about: 'native `/api/chat`, NDJSON',
     baseUrl: 'http://localhost:11434',
+    baseUrlEnv: 'OLLAMA_HOST',
+    baseUrlEnvForm: 'host',
     exampleBaseUrl: 'http://gpu-box:11434',
   },
 } as const satisfies Record<string, ProviderSpec>
@@ -87,5 +96,26 @@ export function defaultBaseUrl(name: ProviderName, env: NodeJS.ProcessEnv): stri
 export function envBaseUrl(spec: ProviderSpec, env: NodeJS.ProcessEnv): string | undefined {
   if (spec.baseUrlEnv === undefined) return undefined
   const value = env[spec.baseUrlEnv]?.trim()
-  return value ? value : undefined
+  if (!value) return undefined
+  return spec.baseUrlEnvForm === 'host' ? hostBaseUrl(value, spec.baseUrl) : value
+}
+
+/**
+ * A host as Ollama's clients read `OLLAMA_HOST`, as a base URL: without a
+ * scheme it is http and the default URL's port (`gpu-box` →
+ * `http://gpu-box:11434`, `:8080` → `http://127.0.0.1:8080`); with one it is
+ * taken as written (`https://gpu-box`). What is no host at all is returned
+ * as is, for resolveModel to refuse, naming the variable.
+ */
+export function hostBaseUrl(value: string, defaultUrl: string): string {
+  if (value.includes('://')) return value.replace(/\/+$/, '')
+  const port = new URL(defaultUrl).port
+  const text = value.startsWith(':') ? `127.0.0.1${value}` : value
+  try {
+    const url = new URL(`http://${text}`)
+    const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ''}@` : ''
+    return `http://${auth}${url.host}${url.port === '' && port ? `:${port}` : ''}${url.pathname.replace(/\/+$/, '')}`
+  } catch {
+    return value
+  }
 }

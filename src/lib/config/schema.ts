@@ -105,6 +105,7 @@ export const CONFIG_SCHEMA = table({
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),
   query: table({compose_in_editor: composeSchema}),
+  style: table({markdown: bool, hyperlinks: bool, code_theme: oneOf('ansi', 'dark', 'light', 'mono')}),
   conversation: table({tools: map(toolSchema)}),
 }) satisfies Schema
 

@@ -94,7 +94,20 @@ export interface Config {
   interrupt: InterruptSection
   /** Where a bare `jp query` on a terminal composes the query (SPEC §17). */
   query: {compose_in_editor: ComposeInEditor}
+  /** How assistant text looks on a terminal (SPEC §18 "Markdown on the terminal"). */
+  style: StyleSection
   conversation: {tools: Record<string, ToolConfig>}
+}
+
+/** `style.code_theme`: the named highlighting themes (src/lib/markdown/style.ts). */
+export type CodeThemeName = 'ansi' | 'dark' | 'light' | 'mono'
+
+export interface StyleSection {
+  /** Render the model's markdown when stdout is a terminal. */
+  markdown: boolean
+  /** OSC 8 hyperlinks around link text. */
+  hyperlinks: boolean
+  code_theme: CodeThemeName
 }
 
 export const DEFAULT_TOOL_CANCELLED_RESPONSE =

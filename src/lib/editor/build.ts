@@ -4,10 +4,10 @@
 //
 // The builder itself and its slot live in slot.ts.
 import {EditorConfig, type EditorConfigOptions, type EditorSectionInput} from '../config/editor.js'
-import {createEditorBackendRegistry} from './registry.js'
-import {BUILDER_SLOT, installEditorBackendBuilder, makeEditorBackendBuilder, type EditorBackendBuilder, type Slot} from './slot.js'
+import {createEditorBackendRegistry, isBuiltInBackend} from './registry.js'
+import {BUILDER_SLOT, installEditorBackendBuilder, makeEditorBackendBuilder, PLUGINS_OF, type EditorBackendBuilder, type Slot} from './slot.js'
 import type {EditorBackend} from './types.js'
-import type {Config as OclifConfig} from '@oclif/core'
+import type {Interfaces} from '@oclif/core'
 
 export {BUILDER_SLOT, installEditorBackendBuilder, makeEditorBackendBuilder, uninstallEditorBackendBuilder, type EditorBackendBuilder} from './slot.js'
 
@@ -19,29 +19,28 @@ let fallback: EditorBackendBuilder | undefined
 /**
  * The editor backend for this config, or undefined when there is no editor.
  * Only the built-in backends exist unless a builder was installed (library
- * use; inside jp see buildEditorBackendWithPlugins).
+ * use; inside jp see buildEditorBackendFor).
  */
 export function buildEditorBackend(input: EditorBackendInput): EditorBackend | undefined {
+  // A plain section is the library's convenience; jp itself passes the command's one EditorConfig (./open.ts).
   const config = isEditorConfig(input) ? input : new EditorConfig(input, input)
   const builder = (globalThis as unknown as Slot)[BUILDER_SLOT] ?? (fallback ??= makeEditorBackendBuilder(createEditorBackendRegistry()))
   return builder(config)
 }
 
 /**
- * buildEditorBackend inside jp: when `editor.backend` names no built-in
- * backend, the plugins' `jp:editor-backends` hooks run first (once per
- * process; see plugins.ts), each failing or hanging plugin costing one warning.
+ * buildEditorBackend inside jp, what the init hook's helper runs
+ * (./inject.ts): when `editor.backend` names no built-in backend and no
+ * builder is installed yet, the plugins' `jp:editor-backends` hooks run first
+ * (once per process; see plugins.ts), each failing or hanging plugin costing
+ * one warning through `config.notice`.
  */
-export async function buildEditorBackendWithPlugins(
-  input: EditorBackendInput,
-  oclif: OclifConfig,
-  opts: {warn(line: string): void},
-): Promise<EditorBackend | undefined> {
-  const config = isEditorConfig(input) ? input : new EditorConfig(input, input)
+export async function buildEditorBackendFor(config: EditorConfig, oclif: Interfaces.Config): Promise<EditorBackend | undefined> {
   const slot = globalThis as unknown as Slot
-  if (slot[BUILDER_SLOT] === undefined && createEditorBackendRegistry().get(config.backend) === undefined) {
+  if (slot[BUILDER_SLOT] === undefined && !isBuiltInBackend(config.backend)) {
     const {loadPluginEditorBackends} = await import('./plugins.js')
-    installEditorBackendBuilder(await loadPluginEditorBackends(oclif, opts))
+    const builder = installEditorBackendBuilder(await loadPluginEditorBackends(oclif, {warn: config.notice}))
+    Object.assign(builder, {[PLUGINS_OF]: oclif})
   }
   return buildEditorBackend(config)
 }

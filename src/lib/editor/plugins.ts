@@ -14,7 +14,7 @@
 // The hooks run only when a command builds a backend whose name is not a
 // built-in one: no other command (`jp --version`, `jp plugins ...`) can be
 // affected by a plugin.
-import type {Config as OclifConfig, Hook, Interfaces} from '@oclif/core'
+import type {Hook, Interfaces} from '@oclif/core'
 import {existsSync} from 'node:fs'
 import {isAbsolute, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -36,10 +36,10 @@ export interface LoadPluginBackendsOptions {
   timeoutMs?: number
 }
 
-type HookFn = (this: Hook.Context, options: EditorBackendsHookOptions & {config: OclifConfig; context: Hook.Context}) => unknown
+type HookFn = (this: Hook.Context, options: EditorBackendsHookOptions & {config: Interfaces.Config; context: Hook.Context}) => unknown
 
 /** A fresh registry with the built-in backends plus every plugin's; failures are warned about, never thrown. */
-export async function loadPluginEditorBackends(oclif: OclifConfig, opts: LoadPluginBackendsOptions): Promise<EditorBackendRegistry> {
+export async function loadPluginEditorBackends(oclif: Interfaces.Config, opts: LoadPluginBackendsOptions): Promise<EditorBackendRegistry> {
   const registry = createEditorBackendRegistry()
   const plugins = [...oclif.plugins.values()].filter((p) => (p.hooks[EDITOR_BACKENDS_HOOK] ?? []).length > 0)
   if (plugins.length === 0) return registry
@@ -57,7 +57,7 @@ export async function loadPluginEditorBackends(oclif: OclifConfig, opts: LoadPlu
 
 /** Runs one plugin's hooks; resolves to what went wrong, or undefined. */
 async function runPluginHooks(
-  oclif: OclifConfig,
+  oclif: Interfaces.Config,
   plugin: Interfaces.Plugin,
   registry: EditorBackendRegistry,
   timeoutMs: number,
@@ -111,7 +111,7 @@ async function loadHook(plugin: Interfaces.Plugin, hook: {target: string; identi
 }
 
 /** The `this` oclif gives hooks. `log` goes to stderr: stdout carries the answer. */
-function hookContext(oclif: OclifConfig): Hook.Context {
+function hookContext(oclif: Interfaces.Config): Hook.Context {
   const fail = (message: string | Error): never => {
     throw message instanceof Error ? message : new Error(message)
   }

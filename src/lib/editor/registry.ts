@@ -34,9 +34,17 @@ export const terminalBackendFactory: EditorBackendFactory = (config) => {
   return new TerminalEditorBackend(command, {env: config.env, notice: config.notice})
 }
 
+/** jp's own backends, by `editor.backend` name. */
+const BUILT_IN_BACKENDS: Readonly<Record<string, EditorBackendFactory>> = {terminal: terminalBackendFactory}
+
+/** Whether `name` is one of jp's own backends (no plugin needed to build it). */
+export function isBuiltInBackend(name: string): boolean {
+  return Object.hasOwn(BUILT_IN_BACKENDS, name)
+}
+
 /** A registry holding jp's built-in backends, ready for plugins to add theirs. */
 export function createEditorBackendRegistry(): EditorBackendRegistry {
   const registry = new EditorBackendRegistry()
-  registry.register('terminal', terminalBackendFactory)
+  for (const [name, factory] of Object.entries(BUILT_IN_BACKENDS)) registry.register(name, factory)
   return registry
 }

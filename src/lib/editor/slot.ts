@@ -15,6 +15,13 @@ export const BUILDER_SLOT = Symbol.for('jp.buildEditorBackend')
 
 export type Slot = Record<symbol, EditorBackendBuilder | undefined>
 
+/**
+ * On a builder installed after the plugins' hooks ran: the oclif config whose
+ * plugins it knows. A later init (a new oclif config: another in-process run)
+ * drops it (./inject.ts); a builder a library user or test installed has none.
+ */
+export const PLUGINS_OF = Symbol.for('jp.pluginsOfBuilder')
+
 /** A builder over `registry`: `editor.backend` names the factory; an unknown name is a config error listing the known ones. */
 export function makeEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
   return (config) => {

@@ -13,6 +13,7 @@
 // therefore delivers one key per read, cut at the boundaries our KeyDecoder
 // finds (an escape sequence stays whole).
 import {PassThrough, Writable} from 'node:stream'
+import {registerRestore} from '../terminal/restore.js'
 import {openTty} from '../terminal/tty.js'
 import {keyFeed, NoTerminalError} from './tty.js'
 import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
@@ -59,17 +60,21 @@ type RawCapable = NodeJS.ReadableStream & {isRaw?: boolean; setRawMode?: (mode: 
 
 /**
  * A stream that re-delivers `source` one key per chunk. Raw mode requests
- * pass through to the source (readline turns it on and off); it does not
- * claim to be a TTY, so inquirer keeps keys typed ahead of the question.
+ * pass through to the source (readline turns it on and off), with the undo
+ * in the restore registry while it is on; it does not claim to be a TTY, so
+ * inquirer keeps keys typed ahead of the question.
  */
 function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; stop(): void} {
   const raw = source as RawCapable
+  let unregisterRaw: (() => void) | undefined
   const stream = Object.assign(new PassThrough(), {
     get isRaw() {
       return Boolean(raw.isRaw)
     },
     setRawMode(mode: boolean) {
       raw.setRawMode?.(mode)
+      unregisterRaw?.()
+      unregisterRaw = mode ? registerRestore({name: 'question', run: () => raw.setRawMode?.(false)}) : undefined
       return stream
     },
   })
@@ -90,6 +95,9 @@ function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; sto
       // Keys typed after this question wait for the next reader instead of being dropped.
       source.pause()
       stream.destroy()
+      // The caller closes or reuses the source; raw mode is its business now.
+      unregisterRaw?.()
+      unregisterRaw = undefined
     },
   }
 }

@@ -12,7 +12,7 @@
 // the process groups of tools still running (process/child-groups.ts).
 import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
-import {installTerminalRestoreHooks, restoreTerminal} from '../terminal/restore.js'
+import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
 import {hasControllingTerminal} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
@@ -74,6 +74,7 @@ export class SignalRouter {
   private readonly shutdownTimeoutMs: number
   private shutdownPromise: Promise<void> | undefined
   private watchdog: NodeJS.Timeout | undefined
+  private releaseSignals: (() => void) | undefined
 
   constructor(options: SignalRouterOptions = {}) {
     const secs = options.escalationCooldownSecs ?? 2
@@ -111,9 +112,15 @@ export class SignalRouter {
   install(): this {
     if (this.listeners.size > 0) return this
     installTerminalRestoreHooks()
+    // The restore registry's stand-in stops listening: this router decides.
+    this.releaseSignals = claimTerminatingSignals()
     for (const sig of ROUTED) {
+      const terminating = (TERMINATING_SIGNALS as readonly string[]).includes(sig)
       const l = () => {
         this.handle(sig)
+        // What registered its undo (an open prompt) ends now; the terminal
+        // is restored when this router exits.
+        if (terminating) terminateRegistered()
       }
       this.listeners.set(sig, l)
       process.on(sig, l)
@@ -126,6 +133,8 @@ export class SignalRouter {
   uninstall(): void {
     for (const [sig, l] of this.listeners) process.off(sig, l)
     this.listeners.clear()
+    this.releaseSignals?.()
+    this.releaseSignals = undefined
     const g = globalThis as unknown as Record<symbol, unknown>
     if (g[CURRENT] === this) delete g[CURRENT]
   }

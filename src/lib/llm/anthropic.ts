@@ -40,7 +40,7 @@ class AnthropicProvider implements Provider {
     const apiKey = this.opts.apiKey
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
-      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs))
+      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
@@ -188,9 +188,9 @@ const FINISH: Record<string, FinishReason> = {
 }
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error'])
 
-export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   const stream = new AnthropicStreamState(provider)
-  for await (const messages of sseBatches(chunks)) {
+  for await (const messages of sseBatches(chunks, {provider, progressMs: framing.progressMs})) {
     // What arrived before a failure in this same read is still delivered.
     let failure: unknown
     try {

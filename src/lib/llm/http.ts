@@ -11,6 +11,7 @@ import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
 import {oneLine} from '../text/one-line.js'
 import {quotedJson} from './events.js'
+import {redactor} from './redact.js'
 import {abortError, isProviderError, ProviderError} from './types.js'
 
 export interface PostOptions {
@@ -118,7 +119,7 @@ export async function errorFromResponse(
     if (signal.aborted) throw abortError(signal)
   }
   // Before the body is cut to one line: a key cut in half would no longer be found.
-  if (opts.secret) text = text.split(opts.secret).join('[redacted key]')
+  text = redactor(opts.secret)(text)
   // The SDKs let the server overrule the status-based decision.
   const should = res.headers.get('x-should-retry')
   const retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status)
@@ -245,16 +246,19 @@ function shorten(s: string): string {
 }
 
 /**
- * Passes `events` through, removing `secret` (the API key) from any error's
- * message: providers echo a rejected key back in their error bodies, and
- * error messages end up on stderr.
+ * Passes `events` through, removing every trace of `secret` (the API key:
+ * whole, in pieces, base64-encoded; ./redact.ts) from any error's message:
+ * providers echo a rejected key back in their error bodies and error events,
+ * and error messages end up on stderr.
  */
 export async function* redactSecret<T>(events: AsyncIterable<T>, secret: string | undefined): AsyncGenerator<T> {
   try {
     yield* events
   } catch (error) {
-    if (secret && error instanceof Error && error.message.includes(secret)) {
-      error.message = error.message.split(secret).join('[redacted key]')
+    if (secret && error instanceof Error) {
+      const clean = redactor(secret)(error.message)
+      // Only when it changed: an AbortError (a DOMException) has a read-only message.
+      if (clean !== error.message) error.message = clean
     }
     throw error
   }

@@ -11,6 +11,8 @@ export * from './types.js'
 export interface ResolvedModel {
   provider: Provider
   model: string
+  /** One line to show before the first request (a key about to go over plain http). */
+  warning?: string
 }
 
 /** `providers.llm`: one table per provider, plus the shared `timeout_secs`. */
@@ -72,20 +74,41 @@ export async function resolveModel(
     if (!apiKey) throw new ModelResolutionError(`${config.api_key_env} is not set (needed by provider ${name})`)
   }
 
+  const warning = apiKey ? plainHttpKeyWarning(name, config.base_url, config.api_key_env!) : undefined
+  const provider = await createProvider(wire, {name, baseUrl: config.base_url, apiKey, timeoutMs})
+  return warning ? {provider, model, warning} : {provider, model}
+}
+
+async function createProvider(wire: ProviderSpec['wire'], opts: {name: string; baseUrl: string; apiKey?: string; timeoutMs: number}): Promise<Provider> {
   switch (wire) {
-    case 'anthropic': {
-      const {createAnthropicProvider} = await import('./anthropic.js')
-      return {provider: createAnthropicProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
-    }
-    case 'openai': {
-      const {createOpenAIProvider} = await import('./openai.js')
-      return {provider: createOpenAIProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
-    }
-    case 'ollama': {
-      const {createOllamaProvider} = await import('./ollama.js')
-      return {provider: createOllamaProvider({name, baseUrl: config.base_url, apiKey, timeoutMs}), model}
-    }
+    case 'anthropic':
+      return (await import('./anthropic.js')).createAnthropicProvider(opts)
+    case 'openai':
+      return (await import('./openai.js')).createOpenAIProvider(opts)
+    case 'ollama':
+      return (await import('./ollama.js')).createOllamaProvider(opts)
   }
+}
+
+/** Whether `hostname` (as URL gives it) is this machine: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '')
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0.0.0.0' || h === '::'
+}
+
+/**
+ * The warning for a key about to travel unencrypted: plain http to a host
+ * that is not this machine (issue 28). Anyone on the way can read it.
+ */
+export function plainHttpKeyWarning(name: string, baseUrl: string, keyVar: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined
+  return `providers.llm.${name}.base_url is ${baseUrl}: your key (${keyVar}) will be sent unencrypted over plain http to ${url.hostname}; use https://`
 }
 
 /** A base URL no request could be sent to (`localhost:11434`, `api.example.com`): said once, naming where it came from, rather than retried as a network failure. */

@@ -38,7 +38,7 @@ class OllamaProvider implements Provider {
     if (apiKey) headers.authorization = `Bearer ${apiKey}`
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
-      yield* parseOllamaStream(name, readText(name, res, signal, timeoutMs))
+      yield* parseOllamaStream(name, readText(name, res, signal, timeoutMs), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), apiKey)
   }
@@ -108,14 +108,14 @@ function ollamaMessage(m: ChatMessage): OllamaMessage {
 
 const FINISH: Record<string, FinishReason> = {stop: 'stop', length: 'length'}
 
-export async function* parseOllamaStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+export async function* parseOllamaStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   // Ids for servers that send none: unique per response, fixed once assigned.
   const idPrefix = `call_${randomBytes(4).toString('hex')}_`
   let calls = 0
   let finished = false
   const batch = new EventBatch()
 
-  for await (const lines of ndjsonBatches(chunks)) {
+  for await (const lines of ndjsonBatches(chunks, {provider, progressMs: framing.progressMs})) {
     let failure: unknown
     try {
       for (const line of lines) {

@@ -37,7 +37,7 @@ class OpenAIProvider implements Provider {
     const url = joinUrl(this.opts.baseUrl, '/chat/completions')
     const attempt = async function* (this: OpenAIProvider): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: this.name, url, headers, body, signal, timeoutMs, secret: this.opts.apiKey})
-      yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs))
+      yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
@@ -144,9 +144,9 @@ const FINISH: Record<string, FinishReason> = {
 }
 
 /** Turns decoded SSE text into StreamEvents; `finish` is always the last event. */
-export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>): AsyncGenerator<StreamEvent> {
+export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   const stream = new OpenAIStreamState(provider)
-  for await (const messages of sseBatches(chunks)) {
+  for await (const messages of sseBatches(chunks, {provider, progressMs: framing.progressMs})) {
     // What arrived before a failure in this same read is still delivered.
     let failure: unknown
     try {

@@ -18,6 +18,8 @@ import {closeSync} from 'node:fs'
 import {WriteStream as TtyWriteStream} from 'node:tty'
 
 import {createSanitizer, type Sanitizer} from './sanitize.js'
+import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
+import {registerRestore} from '../terminal/restore.js'
 import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
 import {openTtyFd} from '../terminal/tty.js'
 import {StatusLine} from './status-line.js'
@@ -46,6 +48,11 @@ export interface PrinterOptions {
   color?: boolean
   /** Opens the prompt writer; default /dev/tty. Test seam. */
   openPromptWriter?: () => NodeJS.WritableStream | undefined
+  /**
+   * Renders model text as markdown where given (markdownFor: terminals only);
+   * the text is sanitized first, with every sequence dropped.
+   */
+  markdown?: PrinterMarkdown
 }
 
 /** NO_COLOR (any non-empty value) and TERM=dumb turn colour off. */
@@ -177,6 +184,12 @@ export class Printer {
   private readonly openPromptWriterImpl: () => NodeJS.WritableStream | undefined
   private promptStream: NodeJS.WritableStream | null | undefined // null: tried, none
   private inReasoning = false
+  private readonly markdown: PrinterMarkdown
+  private assistantMd: MarkdownStream | undefined
+  private reasoningMd: MarkdownStream | undefined
+  /** While a renderer waits for its highlighter: the writes that came after, in order. */
+  private held: (() => void)[] | undefined
+  private heldDone: Promise<void> | undefined
 
   constructor(options: PrinterOptions = {}) {
     const stdout = options.stdout ?? process.stdout
@@ -192,6 +205,34 @@ export class Printer {
     this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY)
     this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY)
     this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
+    this.markdown = {
+      assistant: this.sanitizeOut ? options.markdown?.assistant : undefined,
+      reasoning: this.sanitizeErr && this.format === 'text' ? options.markdown?.reasoning : undefined,
+    }
+    // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
+    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
+  }
+
+  /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
+  private inOrder(write: () => void): boolean {
+    if (!this.held) return false
+    this.held.push(write)
+    return true
+  }
+
+  /** After a renderer's output: when it waits, hold every later write until it is done. */
+  private whenWaiting(md: MarkdownStream, channel: Channel): void {
+    const waiting = md.waiting
+    if (!waiting || this.held) return
+    this.held = []
+    this.heldDone = waiting.then(() => {
+      channel.write(md.take())
+      // Further waits (another renderer) chain on.
+      const held = this.held ?? []
+      this.held = undefined
+      this.heldDone = undefined
+      for (const w of held) w()
+    })
   }
 
   private status: StatusLine | undefined
@@ -211,20 +252,38 @@ export class Printer {
   /** Streams assistant text to stdout (or a `text` event in json). */
   assistant(chunk: string): void {
     if (chunk === '') return
+    if (this.inOrder(() => this.assistant(chunk))) return
     this.endReasoning()
     if (this.format === 'json') return this.event({type: 'text', text: chunk})
     if (this.sanitizeOut) {
-      this.assistantSanitizer ??= createSanitizer({keepColor: this.color})
+      // Rendered markdown carries its own styling: the model's SGR is dropped with every other sequence.
+      this.assistantSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.assistant})
       chunk = this.assistantSanitizer.push(chunk)
+    }
+    if (this.markdown.assistant) {
+      this.assistantMd ??= this.markdown.assistant()
+      this.out.write(this.assistantMd.push(chunk))
+      this.whenWaiting(this.assistantMd, this.out)
+      return
     }
     this.out.write(chunk)
   }
 
   /** Ends an assistant message: a newline if the text did not end with one. */
   endAssistant(): void {
+    if (this.inOrder(() => this.endAssistant())) return
     if (this.assistantSanitizer) {
-      this.out.write(this.assistantSanitizer.end())
+      const rest = this.assistantSanitizer.end()
       this.assistantSanitizer = undefined
+      if (this.assistantMd) this.out.write(this.assistantMd.push(rest))
+      else this.out.write(rest)
+    }
+    if (this.assistantMd) {
+      const md = this.assistantMd
+      this.assistantMd = undefined
+      this.out.write(md.end())
+      this.whenWaiting(md, this.out)
+      if (this.inOrder(() => this.endAssistant())) return
     }
     if (this.format === 'text' && !this.out.atLineStart) this.out.write('\n')
     this.out.atLineStart = true
@@ -233,11 +292,18 @@ export class Printer {
   /** Streams the model's reasoning to stderr (a `reasoning` event in json). */
   reasoning(chunk: string): void {
     if (chunk === '') return
+    if (this.inOrder(() => this.reasoning(chunk))) return
     if (this.format === 'json') return this.event({type: 'reasoning', text: chunk})
     this.inReasoning = true
     if (this.sanitizeErr) {
-      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color})
+      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.reasoning})
       chunk = this.reasoningSanitizer.push(chunk)
+    }
+    if (this.markdown.reasoning) {
+      this.reasoningMd ??= this.markdown.reasoning()
+      this.err.write(this.reasoningMd.push(chunk))
+      this.whenWaiting(this.reasoningMd, this.err)
+      return
     }
     this.err.write(chunk)
   }
@@ -245,21 +311,51 @@ export class Printer {
   /** Ends the reasoning display (called for you when assistant text starts). */
   endReasoning(): void {
     if (!this.inReasoning) return
+    if (this.inOrder(() => this.endReasoning())) return
     this.inReasoning = false
     if (this.reasoningSanitizer) {
-      this.err.write(this.reasoningSanitizer.end())
+      const rest = this.reasoningSanitizer.end()
       this.reasoningSanitizer = undefined
+      this.err.write(this.reasoningMd ? this.reasoningMd.push(rest) : rest)
+    }
+    if (this.reasoningMd) {
+      const md = this.reasoningMd
+      this.reasoningMd = undefined
+      this.err.write(md.end())
+      this.whenWaiting(md, this.err)
+      if (this.inOrder(() => !this.err.atLineStart && this.err.write('\n'))) return
     }
     if (!this.err.atLineStart) this.err.write('\n')
   }
 
   /** A line of chrome on stderr (tool headers, progress). */
   chrome(line: string): void {
+    if (this.inOrder(() => this.chrome(line))) return
     this.endReasoning()
     // On a shared terminal, chrome after half a line of assistant text would
-    // land on that line; break it first.
-    if (this.sanitizeOut && this.sanitizeErr && !this.out.atLineStart) this.out.write('\n')
+    // land on that line; break it first (a rendered block goes on below it).
+    if (this.sanitizeOut && this.sanitizeErr && !this.out.atLineStart) this.breakLine()
     this.err.write(sanitizeUntrusted(line, {multiline: true}) + '\n')
+  }
+
+  /** Ends stdout's partial line on the terminal, so other output can start on its own. */
+  private breakLine(): void {
+    this.out.write('\n')
+    this.assistantMd?.lineBroken()
+  }
+
+  /**
+   * Whether what stdout showed so far ends a line (rendered output, when
+   * markdown is on; else the text as written). The menus start on their own line.
+   */
+  atLineStart(): boolean {
+    return this.out.atLineStart
+  }
+
+  /** A prompt ended stdout's partial line itself (on the terminal): rendered text goes on below it. */
+  lineBroken(): void {
+    this.out.atLineStart = true
+    this.assistantMd?.lineBroken()
   }
 
   /** A notice for the user (stderr in both formats). */
@@ -281,6 +377,7 @@ export class Printer {
   /** One NDJSON line on stdout in json format; ignored in text format. */
   event(obj: PrinterEvent): void {
     if (this.format !== 'json') return
+    if (this.inOrder(() => this.event(obj))) return
     // Data, but possibly read on a terminal: DEL/C1 as \u escapes (the same JSON value).
     this.out.write(untrustedJson(obj) + '\n')
   }
@@ -290,12 +387,14 @@ export class Printer {
    * when they are (a shared resolved promise): await it between stream events.
    */
   writable(): Promise<void> {
+    if (this.heldDone) return this.heldDone.then(() => this.writable())
     if (!this.out.isBlocked && !this.err.isBlocked) return RESOLVED
     return Promise.all([this.out.drained(), this.err.drained()]).then(() => {})
   }
 
   /** Writes out everything buffered and waits for it; call before a prompt takes the terminal. */
   async flush(): Promise<void> {
+    while (this.heldDone) await this.heldDone
     this.out.flush()
     this.err.flush()
     await Promise.all([this.out.settle(), this.err.settle()])

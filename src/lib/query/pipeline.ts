@@ -4,13 +4,11 @@
 // exit code) for what the user must fix; the command alone turns it into an
 // exit. The command imports this module lazily, so everything a query needs
 // loads here once and `jp --help` loads none of it.
-import type {Config as OclifConfig} from '@oclif/core'
-import {EditorConfig} from '../config/editor.js'
 import {loadWorkspaceConfig} from '../conversation/config.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
-import {buildEditorBackendWithPlugins} from '../editor/build.js'
-import type {EditorBackend} from '../editor/types.js'
+import {openEditor} from '../editor/open.js'
+import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {runTurn} from '../turn/turn-loop.js'
@@ -37,12 +35,11 @@ export interface QueryOptions {
   format: OutputFormat
 }
 
-/** Where the query runs: the command's workspace and store, its `--cfg` layers, and oclif's config (for plugin editor backends). */
+/** Where the query runs: the command's workspace and store, and its `--cfg` layers. */
 export interface QueryContext {
   workspace: Workspace
   store: ConversationStore
   cfgArgs: readonly string[]
-  oclif: OclifConfig
 }
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
@@ -76,11 +73,15 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
   )
   ladder.router.setEscalationCooldown(config.interrupt.escalation_cooldown_secs)
-  const printer = new Printer({format: opts.format, color: colorEnabled(process.env)})
+  // Rendering loads its parser now, before any request, so the first token renders at once.
+  const markdown = await markdownFor({style: config.style, format: opts.format})
+  const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   ladder.useNotice((line) => printer.notice(line))
   const interactive = printer.hasTty()
-  const editorConfig = new EditorConfig(config.editor, {env: process.env, notice: (line) => printer.notice(line)})
-  const editor = await openEditor(editorConfig, ctx.oclif, printer)
+  // The one editor of this query, through the init hook's helper; its notices
+  // and the plugins' warnings go through the printer, in order with its other
+  // notices (a notice event with --format json). A bad editor.backend is a QueryError.
+  const {editorConfig, editor} = await userFacing(() => openEditor(config.editor, {env: process.env, notice: (line) => printer.notice(line)}))
 
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
   // No prompt of our own under an open fallback menu.
@@ -115,10 +116,4 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
 /** One line of chrome on stderr before the printer exists; it may quote workspace paths and keys. */
 function say(line: string): void {
   process.stderr.write(sanitizeUntrusted(line) + '\n')
-}
-
-/** The configured editor backend (plugins consulted when `editor.backend` names theirs); a bad name is a QueryError. */
-function openEditor(editorConfig: EditorConfig, oclif: OclifConfig, printer: Printer): Promise<EditorBackend | undefined> {
-  // Through the printer, in order with its other notices (and a notice event with --format json).
-  return userFacing(() => buildEditorBackendWithPlugins(editorConfig, oclif, {warn: (line) => printer.notice(line)}))
 }

@@ -26,7 +26,10 @@ export async function chooseModel(modelFlag: string | undefined, config: Config,
     printer.notice(`No model configured; using the built-in offline model ${FALLBACK_MODEL_ID} (set assistant.model.id, see README).`)
   }
   const id = queryModelId(modelFlag, config)
-  return userFacing(() => resolveModel(id, config.providers.llm, process.env, config.assistant.model.parameters))
+  const resolved = await userFacing(() => resolveModel(id, config.providers.llm, process.env, config.assistant.model.parameters))
+  // Said before the first request (a key over plain http); the query goes on.
+  if (resolved.warning) printer.warn(resolved.warning)
+  return resolved
 }
 
 /** The tools enabled for this query (`-t`/`-T` over each tool's `enable`); an unknown name is a QueryError. */

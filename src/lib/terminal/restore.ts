@@ -1,10 +1,23 @@
-// The terminal is always restored (SPEC §1.7). Whoever changes terminal state
-// (raw mode, kitty keyboard flags, bracketed paste, a hidden cursor, a cursor
-// shape) registers the matching restore action and unregisters it after its
-// own cleanup. Whatever is still registered when the process leaves — normal
-// exit, process.exit(130) on escalation, a graceful SIGTERM/SIGHUP shutdown
-// (the signal router exits through process.exit), an uncaught exception or
+// The terminal is always restored (SPEC §1.7), through this one registry
+// (SPEC §17). Whoever changes terminal state (a prompt's raw mode, kitty
+// keyboard flags, bracketed paste, a hidden cursor, a cursor shape; the
+// Ctrl+C key reader's stty settings; a question's raw mode) registers the
+// matching restore action and unregisters it after its own cleanup.
+// Whatever is still registered when the process leaves — normal exit,
+// process.exit(130) on escalation, a graceful SIGTERM/SIGHUP shutdown (the
+// signal router exits through process.exit), an uncaught exception or
 // unhandled rejection — is run exactly once.
+//
+// Terminating signals. The signal router (interrupt/signals.ts) decides what
+// SIGTERM and SIGHUP mean: it claims them (`claimTerminatingSignals`), tells
+// the registered owners (`terminateRegistered`: an open prompt ends as
+// cancelled) and restores through this registry when it exits. Where no
+// router runs (a prompt before a query's router exists, `jp init`, a
+// plugin's prompt) the registry stands in, with one set of listeners held
+// only while something is registered: it restores and lets the signal end
+// the process as Node's default would (it stops listening and raises the
+// signal again), unless other code listens for it and so decides. No prompt
+// listens to signals itself.
 //
 // The registry lives on globalThis: oclif can load this module twice (src via
 // tsx and dist), and both copies must share one set of actions. Restore
@@ -19,7 +32,16 @@ export interface RestoreAction {
   sequence?: string
   /** Run on restore (e.g. `() => input.setRawMode(false)`); errors are ignored. */
   run?: () => void
+  /**
+   * Told when a terminating signal arrives under the signal router, before
+   * its shutdown: the owner ends early (an open prompt settles as
+   * cancelled, restoring what it changed). Errors are ignored.
+   */
+  terminate?: () => void
 }
+
+/** The signals that end jp from outside (a supervisor, a hung-up terminal). */
+export const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
 
 interface Registry {
   next: number
@@ -27,13 +49,17 @@ interface Registry {
   hooksInstalled: boolean
   /** Opens the terminal for restore writes; replaceable in tests. */
   openTty: () => number | undefined
+  /** Owners of the terminating signals now (the signal router); while any, the stand-in does not listen. */
+  signalClaims: number
+  /** The stand-in's listener while it listens. */
+  standIn: ((signal: NodeJS.Signals) => void) | undefined
 }
 
 const KEY = Symbol.for('jp.terminalState')
 
 function registry(): Registry {
   const g = globalThis as unknown as Record<symbol, Registry | undefined>
-  return (g[KEY] ??= {next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w')})
+  return (g[KEY] ??= {next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w'), signalClaims: 0, standIn: undefined})
 }
 
 /**
@@ -42,10 +68,13 @@ function registry(): Registry {
  */
 export function registerRestore(action: RestoreAction): () => void {
   const r = registry()
+  installTerminalRestoreHooks()
   const id = r.next++
   r.actions.set(id, action)
+  syncStandIn(r)
   return () => {
     r.actions.delete(id)
+    syncStandIn(r)
   }
 }
 
@@ -63,6 +92,7 @@ export function restoreTerminal(): string[] {
   const r = registry()
   const actions = [...r.actions.values()].reverse()
   r.actions.clear()
+  syncStandIn(r)
   if (actions.length === 0) return []
   for (const a of actions) {
     try {
@@ -106,4 +136,62 @@ export function setRestoreTtyOpener(open: () => number | undefined): () => numbe
   const prev = r.openTty
   r.openTty = open
   return prev
+}
+
+/**
+ * The caller decides what SIGTERM and SIGHUP mean from now on (the signal
+ * router, on install): the registry's stand-in stops listening. Returns the
+ * release (on uninstall).
+ */
+export function claimTerminatingSignals(): () => void {
+  const r = registry()
+  r.signalClaims++
+  syncStandIn(r)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    r.signalClaims--
+    syncStandIn(r)
+  }
+}
+
+/** Tells every registered owner that a terminating signal arrived (see RestoreAction.terminate). */
+export function terminateRegistered(): void {
+  for (const a of [...registry().actions.values()].reverse()) {
+    try {
+      a.terminate?.()
+    } catch {
+      // one owner failing must not keep the others open
+    }
+  }
+}
+
+/** The stand-in listens exactly while something is registered and nobody claimed the signals. */
+function syncStandIn(r: Registry): void {
+  const wanted = r.actions.size > 0 && r.signalClaims === 0
+  if (wanted && !r.standIn) {
+    const standIn = (signal: NodeJS.Signals) => {
+      stopStandIn(r)
+      // Other code listening for the signal (a library's exit hook, an
+      // embedder's handler) decides what it means; the owners end first.
+      const othersDecide = process.listenerCount(signal) > 0
+      if (othersDecide) terminateRegistered()
+      restoreTerminal()
+      // Nobody else: behave as if nobody had listened, so the signal's
+      // default action ends the process.
+      if (!othersDecide) process.kill(process.pid, signal)
+    }
+    r.standIn = standIn
+    for (const s of TERMINATING_SIGNALS) process.on(s, standIn)
+  } else if (!wanted && r.standIn) {
+    stopStandIn(r)
+  }
+}
+
+function stopStandIn(r: Registry): void {
+  const standIn = r.standIn
+  if (!standIn) return
+  r.standIn = undefined
+  for (const s of TERMINATING_SIGNALS) process.removeListener(s, standIn)
 }

@@ -1,19 +1,22 @@
 // One prompt's claim on the terminal's modes: raw mode and every mode a
 // prompt switches on (bracketed paste, kitty keyboard flags, cursor shape),
 // each recorded with the bytes that switch it off, undone on every way the
-// prompt can end.
-import {writeSync} from 'node:fs'
-
+// prompt can end. The undo is registered in the one restore registry
+// (restore.ts), which runs it on exit, on an uncaught exception and on a
+// terminating signal; the session itself listens to no process event.
 import {holdRawMode} from './borrow.js'
+import {registerRestore} from './restore.js'
 import {TERMINAL_SEQUENCES as seq} from './sequences.js'
+import {writeAllSync} from './tty.js'
 
 type RawCapable = NodeJS.ReadableStream & {isTTY?: boolean; isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}
 
 /**
  * One prompt's claim on the terminal. Every mode switched on through it is
  * recorded with the bytes that switch it off; `restore()` undoes them in
- * reverse order, exactly once, and is wired to every way the prompt can end:
- * the caller's finally, process 'exit', SIGTERM/SIGHUP and an AbortSignal.
+ * reverse order, exactly once: from the caller's finally, or from the
+ * restore registry (process exit, an uncaught exception, a terminating
+ * signal).
  */
 export class TerminalSession {
   private readonly undo: string[] = []
@@ -21,25 +24,15 @@ export class TerminalSession {
   private releaseRaw: (() => void) | undefined
   private rawWas: boolean | undefined
   private restored = false
-  private readonly onExit = () => this.restore()
-  private readonly onSignal: (signal: NodeJS.Signals) => void
-  private readonly signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
+  private readonly unregister: () => void
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
-    /** Called after a terminating signal restored the terminal while other code also listens for it. */
-    onTerminate?: (signal: NodeJS.Signals) => void,
+    /** Called when a terminating signal arrives while the prompt is open (the prompt ends as cancelled). */
+    onTerminate?: () => void,
   ) {
-    this.onSignal = (signal) => {
-      this.restore()
-      // We were the only listener: behave as if we had never listened, so
-      // the default action (die by that signal) still happens.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
-      else onTerminate?.(signal)
-    }
-    process.once('exit', this.onExit)
-    for (const s of this.signals) process.once(s, this.onSignal)
+    this.unregister = registerRestore({name: 'prompt', run: () => this.restore(), terminate: onTerminate})
   }
 
   /** Switches raw mode on when the input is a terminal. */
@@ -86,8 +79,7 @@ export class TerminalSession {
   restore(): void {
     if (this.restored) return
     this.restored = true
-    process.removeListener('exit', this.onExit)
-    for (const s of this.signals) process.removeListener(s, this.onSignal)
+    this.unregister()
     this.releaseRaw?.()
     const off = this.undo.reverse().join('')
     if (off) this.write(off)
@@ -108,7 +100,7 @@ export class TerminalSession {
     // stream write, so write synchronously when there is a file descriptor.
     if (typeof out.fd === 'number') {
       try {
-        writeSyncAll(out.fd, data)
+        writeAllSync(out.fd, data)
         return
       } catch {
         // fall back to the stream
@@ -116,10 +108,4 @@ export class TerminalSession {
     }
     out.write(data)
   }
-}
-
-function writeSyncAll(fd: number, data: string): void {
-  const buf = Buffer.from(data, 'utf8')
-  let off = 0
-  while (off < buf.length) off += writeSync(fd, buf, off)
 }

@@ -52,10 +52,17 @@ export function hasControllingTerminal(): boolean {
   return cachedHasTerminal
 }
 
+/** Writes every byte of `data` to `fd` synchronously (exit paths: the event loop will not flush a stream); throws on error. */
+export function writeAllSync(fd: number, data: string): void {
+  const buf = Buffer.from(data, 'utf8')
+  let off = 0
+  while (off < buf.length) off += writeSync(fd, buf, off)
+}
+
 /** Writes synchronously to a tty fd, ignoring errors (the terminal may be gone). */
 export function writeTtySync(fd: number, data: string): void {
   try {
-    writeSync(fd, data)
+    writeAllSync(fd, data)
   } catch {
     // A hung-up terminal (SIGHUP) is not a reason to fail an exit path.
   }

@@ -300,7 +300,10 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   const handler = deps.interactive.interrupts
   const menu = (async () => {
     await printer.flush()
-    if (!state.atLineStart) printer.promptWriter()?.write('\r\n')
+    if (!state.atLineStart) {
+      printer.promptWriter()?.write('\r\n')
+      printer.lineBroken()
+    }
     return handler.handleStreamingInterrupt(!state.ended)
   })()
   state.menu = menu
@@ -333,7 +336,8 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
     case 'text':
       return () => {
         printer.assistant(ev.text)
-        state.atLineStart = ev.text.endsWith('\n')
+        // What the terminal shows (rendered markdown holds a partial word back).
+        state.atLineStart = printer.atLineStart()
       }
     case 'reasoning':
       return () => {

@@ -6,6 +6,7 @@ import {expect} from 'chai'
 import {memoryStreams} from '../../helpers/memory-streams.js'
 import {askQuestion} from '../../../src/lib/inquire/question.js'
 import {isPromptCancelled} from '../../../src/lib/inquire/types.js'
+import {pendingRestores} from '../../../src/lib/terminal/restore.js'
 
 const streams = memoryStreams
 
@@ -41,5 +42,28 @@ describe('askQuestion (@inquirer/prompts input on the tty context)', () => {
     await later(() => s.input.write('\x03'))
     const error = await answer
     expect(isPromptCancelled(error) && error.reason).to.equal('interrupted')
+  })
+
+  it('registers raw mode\'s undo in the one restore registry while the question is open, and only then', async () => {
+    const s = streams()
+    const modes: boolean[] = []
+    const input = Object.assign(s.input, {
+      isRaw: false,
+      setRawMode(mode: boolean) {
+        modes.push(mode)
+        input.isRaw = mode
+        return input
+      },
+    })
+    const answer = askQuestion('Model:', {}, {...s, input})
+    let whileOpen: string[] = []
+    await later(() => {
+      whileOpen = pendingRestores()
+      s.input.write('x/y\r')
+    })
+    expect(await answer).to.equal('x/y')
+    expect(whileOpen).to.deep.equal(['question'])
+    expect(modes).to.deep.equal([true, false])
+    expect(pendingRestores()).to.deep.equal([])
   })
 })

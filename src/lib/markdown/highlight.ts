@@ -1,0 +1,69 @@
+// Syntax highlighting of fenced code (highlight.js, its common languages),
+// loaded only when an answer has a fence with a language. highlight.js
+// returns HTML; this turns it into styled pieces, one list per line.
+//
+// A block streams line by line, and highlight.js has no public way to carry
+// its state from one call to the next: each new line is highlighted with the
+// block's earlier lines before it (up to CONTEXT_LINES), so a comment or
+// string opened on an earlier line still colours it. Past that, a line is
+// highlighted with the CONTEXT_LINES before it: the cost stays linear.
+import hljs from 'highlight.js/lib/common'
+
+import {merge, PLAIN, type CodeTheme, type Style} from './style.js'
+import type {Piece} from './wrap.js'
+
+export const CONTEXT_LINES = 20
+
+export interface Highlighter {
+  /** The canonical name for a fence's language word, or undefined when unknown. */
+  language(info: string): string | undefined
+  /** The pieces of `lines[lines.length - 1]`, highlighted after the lines before it. */
+  lastLine(language: string, lines: readonly string[], theme: CodeTheme): Piece[]
+}
+
+export function createHighlighter(): Highlighter {
+  return {
+    language(info) {
+      const word = info.split(/[\s{,]/)[0].toLowerCase()
+      if (word === '') return undefined
+      const lang = hljs.getLanguage(word)
+      return lang ? word : undefined
+    },
+    lastLine(language, lines, theme) {
+      const from = Math.max(0, lines.length - 1 - CONTEXT_LINES)
+      const code = lines.slice(from).join('\n')
+      const html = hljs.highlight(code, {language, ignoreIllegals: true}).value
+      const all = htmlLines(html, theme)
+      return all[all.length - 1] ?? []
+    },
+  }
+}
+
+const ENTITY: Record<string, string> = {'&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'"}
+
+/** highlight.js HTML (`<span class="hljs-x">`, entities) → styled pieces per line. */
+export function htmlLines(html: string, theme: CodeTheme): Piece[][] {
+  const lines: Piece[][] = [[]]
+  const stack: Style[] = [PLAIN]
+  const re = /<span class="([^"]*)">|<\/span>|&[#\w]+;|\n|[^<&\n]+/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(html)) !== null) {
+    const t = m[0]
+    if (m[1] !== undefined) {
+      const scope = m[1].split(' ')[0].replace(/^hljs-/, '')
+      stack.push(merge(stack[stack.length - 1], theme[scope] ?? theme[scope.split('.')[0]]))
+    } else if (t === '</span>') {
+      if (stack.length > 1) stack.pop()
+    } else if (t === '\n') {
+      lines.push([])
+    } else {
+      const text = t[0] === '&' ? (ENTITY[t] ?? t) : t
+      const line = lines[lines.length - 1]
+      const style = stack[stack.length - 1]
+      const last = line[line.length - 1]
+      if (last && last.style === style) last.text += text
+      else line.push({text, style})
+    }
+  }
+  return lines
+}

@@ -1,0 +1,32 @@
+// The markdown renderer's entry: builds the parser and the renderer. Imported
+// lazily (`await import`) by whoever renders an answer on a terminal, so
+// `jp --help` and piped output never load markdown-it; the highlighter is
+// loaded later still, by the first fence with a language.
+import MarkdownIt from 'markdown-it'
+
+import {MarkdownRenderer, type MarkdownRenderOptions, type Parser} from './render.js'
+import type {Highlighter} from './highlight.js'
+
+export {MarkdownRenderer, type MarkdownRenderOptions} from './render.js'
+export {CODE_THEME_NAMES, STYLE_RESET, type CodeThemeName} from './style.js'
+
+/** markdown-it as the renderer expects it: CommonMark + GFM tables and strikethrough, no raw HTML, links need a scheme. */
+export function createParser(): Parser {
+  const md = new MarkdownIt('default', {html: false, linkify: true, typographer: false})
+  md.linkify.set({fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false})
+  return md
+}
+
+let parser: Parser | undefined
+
+export function loadHighlighter(): Promise<Highlighter> {
+  return import('./highlight.js').then((m) => m.createHighlighter())
+}
+
+export type RendererOptions = Omit<MarkdownRenderOptions, 'md' | 'loadHighlighter'> & {highlight?: boolean}
+
+/** A renderer for one answer (or one reasoning stream). */
+export function createRenderer(options: RendererOptions): MarkdownRenderer {
+  parser ??= createParser()
+  return new MarkdownRenderer({...options, md: parser, loadHighlighter: options.highlight === false ? undefined : loadHighlighter})
+}

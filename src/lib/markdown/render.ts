@@ -1,0 +1,586 @@
+// The streaming markdown renderer: sanitized model text in, terminal bytes
+// out. The block splitter (splitter.ts) says when a block may be shown;
+// markdown-it parses each block (a block is a valid document); this walks
+// the tokens and lays them out for the terminal at the width read when the
+// block starts (so blocks after a resize use the new width).
+//
+// Byte identity: the output depends on the text only, never on how it was
+// chunked, because every decision — block boundaries (splitter), paragraph
+// segments (segmenter), word placement (wrap) — is made from the text alone,
+// and the one-shot render runs this same code on the whole text.
+//
+// Escape sequences: the renderer writes SGR and OSC 8 of its own (style.ts);
+// model text reaches it sanitized with every control sequence removed, so
+// none of its bytes can become a sequence (test/markdown/escapes.test.ts).
+import type MarkdownIt from 'markdown-it'
+
+export type Parser = InstanceType<typeof MarkdownIt>
+
+import {BlockSplitter, type SplitEvent} from './splitter.js'
+import {ParagraphSegmenter, type Segment} from './segmenter.js'
+import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
+import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
+import type {Highlighter} from './highlight.js'
+import {layoutTable, type TableCell} from './table.js'
+
+type Token = ReturnType<Parser['parse']>[number]
+
+export interface MarkdownRenderOptions {
+  /** The parser (markdown-it, configured by createParser). */
+  md: Parser
+  /** The terminal's width, read when a block starts. */
+  columns: () => number
+  /** SGR colours (false under NO_COLOR: attributes and layout stay). */
+  color: boolean
+  /** OSC 8 links around link text (`style.hyperlinks`). */
+  hyperlinks: boolean
+  codeTheme: CodeThemeName
+  /** Applied under every style (reasoning: dim). */
+  base?: Style
+  /**
+   * Loads the highlighter when a fence with a language first appears; until
+   * it resolves the renderer holds its input (see `waiting`). Absent: plain code.
+   */
+  loadHighlighter?: () => Promise<Highlighter>
+}
+
+/** A segment needs the parser only when it holds one of these (else it is plain text). */
+const INLINE_SYNTAX = /[\\`*_~[\]<&:!]/
+const MAX_WIDTH = 1000
+
+export class MarkdownRenderer {
+  private readonly splitter = new BlockSplitter()
+  private readonly base: Style
+  private out = ''
+  /** Something was written: the next top-level block starts after a blank line. */
+  private wrote = false
+  private para: {segmenter: ParagraphSegmenter; wrapper: LineWrapper} | undefined
+  private fence: {language?: string; lines: string[]; width: number; info: string} | undefined
+  private list: {number: number; ordered: boolean} | undefined
+  private highlighter: Highlighter | undefined
+  private loading: Promise<void> | undefined
+  /** Events waiting for the highlighter. */
+  private held: SplitEvent[] = []
+  private ended = false
+
+  constructor(private readonly opts: MarkdownRenderOptions) {
+    this.base = opts.base ?? PLAIN
+  }
+
+  /** Feeds more (sanitized) text; returns the bytes it renders. */
+  push(text: string): string {
+    this.run(this.splitter.push(text))
+    return this.take()
+  }
+
+  /** The text ended: renders what is still open. */
+  end(): string {
+    this.ended = true
+    this.run(this.splitter.end())
+    return this.take()
+  }
+
+  /**
+   * Resolves when the renderer no longer waits for its highlighter
+   * (immediately when it does not); `take()` then returns what was held.
+   */
+  get waiting(): Promise<void> | undefined {
+    return this.loading
+  }
+
+  /** Output not yet returned by push/end (after `waiting` resolved). */
+  take(): string {
+    const s = this.out
+    this.out = ''
+    return s
+  }
+
+  /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */
+  lineBroken(): void {
+    if (this.para) {
+      this.out += this.para.wrapper.take()
+      this.para.wrapper.lineBroken()
+    }
+  }
+
+  private run(events: SplitEvent[]): void {
+    for (const ev of events) {
+      if (this.loading || this.held.length > 0) {
+        this.held.push(ev)
+        continue
+      }
+      this.event(ev)
+    }
+  }
+
+  private event(ev: SplitEvent): void {
+    switch (ev.type) {
+      case 'para':
+        return this.paraText(ev.text)
+      case 'para-end':
+        return this.paraEnd()
+      case 'fence-open':
+        return this.fenceOpen(ev.info)
+      case 'fence-line':
+        return this.fenceLine(ev.text)
+      case 'fence-close':
+        return this.fenceClose()
+      case 'list-item':
+        return this.listItem(ev)
+      case 'list-end':
+        this.list = undefined
+        return
+      case 'block':
+        return this.block(ev.kind, ev.source)
+    }
+  }
+
+  private width(): number {
+    const c = Math.floor(this.opts.columns())
+    return Math.min(MAX_WIDTH, Math.max(8, Number.isFinite(c) && c > 0 ? c : 80))
+  }
+
+  private gap(): void {
+    if (this.wrote) this.out += '\n'
+    this.wrote = true
+  }
+
+  private style(s: Style | undefined): Style {
+    return merge(this.base, s)
+  }
+
+  // ---- paragraphs (streamed) ----
+
+  private paraText(text: string): void {
+    if (!this.para) {
+      this.gap()
+      this.para = {segmenter: new ParagraphSegmenter(), wrapper: new LineWrapper({width: this.width(), color: this.opts.color})}
+    }
+    this.segments(this.para.segmenter.push(text), this.para.wrapper)
+    this.out += this.para.wrapper.take()
+  }
+
+  private paraEnd(): void {
+    if (!this.para) return
+    const {segmenter, wrapper} = this.para
+    this.segments(segmenter.end(), wrapper)
+    wrapper.finish()
+    this.out += wrapper.take()
+    this.para = undefined
+  }
+
+  private segments(segments: Segment[], w: LineWrapper): void {
+    for (const seg of segments) {
+      let text = seg.text
+      // A backslash before the newline is a hard break: the segment ends at it.
+      const backslashBreak = seg.space.startsWith('\n') && /(^|[^\\])(\\\\)*\\$/.test(text)
+      if (backslashBreak) text = text.slice(0, -1)
+      this.inlineSource(text, w, this.base)
+      if (seg.space === '') continue
+      const nl = seg.space.indexOf('\n')
+      if (backslashBreak || (nl >= 2 && /^ {2,}$/.test(seg.space.slice(0, nl).replace(/\t/g, '  ')))) w.hardBreak()
+      else w.space()
+    }
+  }
+
+  /** Inline markdown source into `w`: plain text directly, anything else through the parser. */
+  private inlineSource(src: string, w: LineWrapper, style: Style): void {
+    if (src === '') return
+    if (!INLINE_SYNTAX.test(src)) {
+      w.text(src.replace(/\t/g, ' '), style)
+      return
+    }
+    const tokens = this.opts.md.parseInline(src, {})[0]?.children ?? []
+    this.inline(tokens, w, style)
+  }
+
+  /** Inline tokens into a wrapper. */
+  private inline(tokens: readonly Token[], w: LineWrapper, style: Style): void {
+    const stack: Style[] = [style]
+    let link: {href: string; auto: boolean; text: string} | undefined
+    const cur = () => stack[stack.length - 1]
+    const linkUrl = () => (this.opts.hyperlinks && link ? safeUrl(link.href) : undefined)
+    for (const t of tokens) {
+      switch (t.type) {
+        case 'text':
+        case 'text_special':
+        case 'html_inline':
+          if (link) link.text += t.content
+          w.text(t.content.replace(/[\t\n]/g, ' '), cur(), linkUrl())
+          break
+        case 'code_inline':
+          if (link) link.text += t.content
+          w.text(t.content.replace(/[\t\n]/g, ' '), merge(cur(), ELEMENT.code), linkUrl())
+          break
+        case 'softbreak':
+          w.space()
+          break
+        case 'hardbreak':
+          w.hardBreak()
+          break
+        case 'strong_open':
+          stack.push(merge(cur(), ELEMENT.strong))
+          break
+        case 'em_open':
+          stack.push(merge(cur(), ELEMENT.em))
+          break
+        case 's_open':
+          stack.push(merge(cur(), ELEMENT.strike))
+          break
+        case 'strong_close':
+        case 'em_close':
+        case 's_close':
+          if (stack.length > 1) stack.pop()
+          break
+        case 'link_open': {
+          const href = String(t.attrGet('href') ?? '')
+          link = {href, auto: t.markup === 'autolink' || t.markup === 'linkify', text: ''}
+          stack.push(merge(cur(), ELEMENT.link))
+          break
+        }
+        case 'link_close':
+          if (stack.length > 1) stack.pop()
+          if (link && !link.auto && link.href !== '' && link.href !== link.text && link.href !== `mailto:${link.text}`) {
+            w.space()
+            w.text(`(${link.href})`, merge(cur(), ELEMENT.url))
+          }
+          link = undefined
+          break
+        case 'image': {
+          const alt = t.content || 'image'
+          const src = String(t.attrGet('src') ?? '')
+          w.text(`[image: ${alt}]`, merge(cur(), ELEMENT.link), this.opts.hyperlinks && src ? safeUrl(src) : undefined)
+          if (src !== '') {
+            w.space()
+            w.text(`(${src})`, merge(cur(), ELEMENT.url))
+          }
+          break
+        }
+        default:
+          if (t.children) this.inline(t.children, w, cur())
+          else if (t.content) w.text(t.content, cur())
+      }
+    }
+  }
+
+  // ---- fenced code (streamed line by line) ----
+
+  private fenceOpen(info: string): void {
+    this.gap()
+    const width = this.width()
+    this.fence = {info, lines: [], width}
+    if (info !== '' && this.opts.loadHighlighter && !this.highlighter) {
+      // Hold everything from here until the highlighter is ready.
+      const load = this.opts.loadHighlighter()
+      this.loading = load.then(
+        (h) => this.resumeWith(h),
+        () => this.resumeWith(undefined),
+      )
+      return
+    }
+    this.openFrame()
+  }
+
+  private resumeWith(h: Highlighter | undefined): void {
+    this.highlighter = h
+    this.loading = undefined
+    // Without a highlighter (it failed to load) code is plain: never again try.
+    if (!h) this.opts.loadHighlighter = undefined
+    this.openFrame()
+    const held = this.held
+    this.held = []
+    this.run(held)
+  }
+
+  private openFrame(): void {
+    const f = this.fence!
+    f.language = f.info !== '' ? this.highlighter?.language(f.info) : undefined
+    const label = f.info.split(/\s/)[0]
+    const head = label === '' ? '┌' : `┌─ ${label} `
+    this.out += this.framed(head + '─'.repeat(Math.max(0, f.width - cells(head))), f.width) + '\n'
+  }
+
+  private framed(rule: string, width: number): string {
+    return paint(hardSplit(rule, width)[0], this.style(ELEMENT.codeFrame), this.opts.color)
+  }
+
+  private fenceLine(text: string): void {
+    const f = this.fence!
+    f.lines.push(text)
+    if (f.lines.length > 64) f.lines.splice(0, f.lines.length - 64)
+    const pieces = this.codePieces(f, text)
+    this.out += this.codeLine(pieces, f.width, [{text: '│ ', style: this.style(ELEMENT.codeFrame)}])
+  }
+
+  private codePieces(f: {language?: string; lines: string[]}, text: string): Piece[] {
+    const expanded = expandTabs(text)
+    if (f.language && this.highlighter) {
+      const lines = f.lines.map(expandTabs)
+      return this.highlighter.lastLine(f.language, lines, CODE_THEMES[this.opts.codeTheme]).map((p) => ({text: p.text, style: this.style(p.style)}))
+    }
+    return [{text: expanded, style: this.base}]
+  }
+
+  /** One code line behind `prefix`, cut (never wrapped at words) to the width. */
+  private codeLine(pieces: Piece[], width: number, prefix: Piece[]): string {
+    const pw = prefix.reduce((n, p) => n + cells(p.text), 0)
+    const room = Math.max(1, width - pw)
+    let out = paintPieces(prefix, this.opts.color)
+    let col = 0
+    for (const p of pieces) {
+      let text = p.text
+      while (text !== '') {
+        if (col >= room) {
+          out += '\n' + paintPieces(prefix, this.opts.color)
+          col = 0
+        }
+        const head = hardSplit(text, room, room - col)[0]
+        const hw = cells(head)
+        if (hw > room - col && col > 0) {
+          col = room
+          continue
+        }
+        out += paint(head, p.style, this.opts.color)
+        col += hw
+        text = text.slice(head.length)
+      }
+    }
+    return out + '\n'
+  }
+
+  private fenceClose(): void {
+    const f = this.fence
+    if (!f) return
+    this.out += this.framed('└' + '─'.repeat(Math.max(0, f.width - 1)), f.width) + '\n'
+    this.fence = undefined
+  }
+
+  // ---- lists (item by item) ----
+
+  private listItem(ev: Extract<SplitEvent, {type: 'list-item'}>): void {
+    if (ev.first || !this.list) {
+      this.gap()
+      this.list = {number: ev.start, ordered: ev.ordered}
+    } else if (ev.loose) this.out += '\n'
+    const tokens = this.opts.md.parse(ev.source, {})
+    const open = tokens.findIndex((t) => t.type === 'list_item_open')
+    if (open < 0) {
+      // The parser saw no list (cannot happen for a marker line): show it as a paragraph.
+      this.blockTokens(tokens, 0, tokens.length, {width: this.width(), first: [], rest: []})
+      return
+    }
+    const close = matching(tokens, open)
+    const marker = this.list.ordered ? `${this.list.number}.` : '•'
+    this.list.number++
+    this.item(tokens, open, close, marker, {width: this.width(), first: [], rest: []}, 0, true)
+  }
+
+  // ---- whole blocks ----
+
+  private block(kind: string, source: string): void {
+    this.gap()
+    const width = this.width()
+    if (kind === 'definition') {
+      const w = new LineWrapper({width, color: this.opts.color})
+      w.text(source.trim(), this.style(ELEMENT.url))
+      w.finish()
+      this.out += w.take()
+      return
+    }
+    const tokens = this.opts.md.parse(source, {})
+    this.blockTokens(tokens, 0, tokens.length, {width, first: [], rest: []})
+  }
+
+  /** Renders the block tokens in [from, to) one after another, each starting on its own line. */
+  private blockTokens(tokens: Token[], from: number, to: number, ctx: Ctx, depth = 0, tight = false): void {
+    let first = true
+    for (let i = from; i < to; ) {
+      const t = tokens[i]
+      const end = t.nesting === 1 ? matching(tokens, i) : i
+      const c: Ctx = first ? ctx : {...ctx, first: ctx.rest}
+      if (!first && !tight) this.out += paintPieces(trimEnd(ctx.rest), this.opts.color) + '\n'
+      this.blockToken(tokens, i, end, c, depth)
+      first = false
+      i = end + 1
+    }
+  }
+
+  private blockToken(tokens: Token[], i: number, end: number, ctx: Ctx, depth: number): void {
+    const t = tokens[i]
+    switch (t.type) {
+      case 'paragraph_open': {
+        const w = new LineWrapper({width: ctx.width, first: ctx.first, rest: ctx.rest, color: this.opts.color})
+        this.inline(tokens[i + 1].children ?? [], w, this.base)
+        w.finish()
+        this.out += w.take()
+        return
+      }
+      case 'heading_open': {
+        const level = Number(t.tag.slice(1))
+        const marker: Piece = {text: '#'.repeat(level) + ' ', style: this.style(ELEMENT.headingMarker)}
+        const w = new LineWrapper({width: ctx.width, first: [...ctx.first, marker], rest: [...ctx.rest, {text: ' '.repeat(level + 1), style: PLAIN}], color: this.opts.color})
+        this.inline(tokens[i + 1].children ?? [], w, this.style(ELEMENT.heading[level - 1]))
+        w.finish()
+        this.out += w.take()
+        return
+      }
+      case 'hr': {
+        const room = Math.max(1, ctx.width - piecesWidth(ctx.first))
+        this.out += paintPieces(ctx.first, this.opts.color) + paint('─'.repeat(room), this.style(ELEMENT.rule), this.opts.color) + '\n'
+        return
+      }
+      case 'fence':
+      case 'code_block': {
+        const info = t.type === 'fence' ? t.info.trim() : ''
+        const language = info !== '' ? this.highlighter?.language(info) : undefined
+        const lines = t.content.replace(/\n$/, '').split('\n')
+        const label = info.split(/\s/)[0]
+        const room = Math.max(2, ctx.width - piecesWidth(ctx.first))
+        const head = label === '' ? '┌' : `┌─ ${label} `
+        const frame = this.style(ELEMENT.codeFrame)
+        this.out += paintPieces(ctx.first, this.opts.color) + this.framed(head + '─'.repeat(Math.max(0, room - cells(head))), room) + '\n'
+        const f = {language, lines: [] as string[]}
+        for (const line of lines) {
+          f.lines.push(line)
+          this.out += this.codeLine(this.codePieces(f, line), ctx.width, [...ctx.rest, {text: '│ ', style: frame}])
+        }
+        this.out += paintPieces(ctx.rest, this.opts.color) + this.framed('└' + '─'.repeat(room - 1), room) + '\n'
+        return
+      }
+      case 'blockquote_open': {
+        const bar: Piece = {text: '│ ', style: this.style(ELEMENT.quote)}
+        this.blockTokens(tokens, i + 1, end, {width: ctx.width, first: [...ctx.first, bar], rest: [...ctx.rest, bar]}, depth)
+        return
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open': {
+        const ordered = t.type === 'ordered_list_open'
+        let n = ordered ? Number(t.attrGet('start') ?? 1) : 0
+        const tight = tokens[i + 2]?.type === 'paragraph_open' ? tokens[i + 2].hidden : true
+        let first = true
+        for (let j = i + 1; j < end; ) {
+          const close = matching(tokens, j)
+          const c: Ctx = first ? ctx : {...ctx, first: ctx.rest}
+          if (!first && !tight) this.out += paintPieces(trimEnd(ctx.rest), this.opts.color) + '\n'
+          this.item(tokens, j, close, ordered ? `${n++}.` : BULLETS[(depth + 1) % BULLETS.length], c, depth + 1, tight)
+          first = false
+          j = close + 1
+        }
+        return
+      }
+      case 'table_open':
+        this.out += this.table(tokens, i, end, ctx)
+        return
+      default:
+        // Anything else with content (html_block with html off cannot occur): as text.
+        if (t.content) {
+          const w = new LineWrapper({width: ctx.width, first: ctx.first, rest: ctx.rest, color: this.opts.color})
+          w.text(t.content.replace(/\s+/g, ' '), this.base)
+          w.finish()
+          this.out += w.take()
+        }
+    }
+  }
+
+  /** A list item (tokens [open, close]) behind its marker. */
+  private item(tokens: Token[], open: number, close: number, marker: string, ctx: Ctx, depth: number, tight = true): void {
+    let markerText = marker
+    let markerStyle = this.style(ELEMENT.marker)
+    // A task list item: `[ ]` / `[x]` at the start of its first paragraph.
+    const inl = tokens[open + 2]
+    if (tokens[open + 1]?.type === 'paragraph_open' && inl?.type === 'inline' && inl.children && inl.children[0]?.type === 'text') {
+      const m = /^\[([ xX])\](?: |$)/.exec(inl.children[0].content)
+      if (m) {
+        const done = m[1] !== ' '
+        markerText = done ? '☑' : '☐'
+        if (done) markerStyle = this.style(ELEMENT.taskDone)
+        inl.children = [{...inl.children[0], content: inl.children[0].content.slice(m[0].length)} as Token, ...inl.children.slice(1)]
+      }
+    }
+    const pad = ' '.repeat(cells(markerText) + 1)
+    const c: Ctx = {width: ctx.width, first: [...ctx.first, {text: markerText, style: markerStyle}, {text: ' ', style: PLAIN}], rest: [...ctx.rest, {text: pad, style: PLAIN}]}
+    if (open + 1 === close) {
+      this.out += paintPieces(c.first, this.opts.color).trimEnd() + '\n'
+      return
+    }
+    this.blockTokens(tokens, open + 1, close, c, depth, tight)
+  }
+
+  private table(tokens: Token[], open: number, close: number, ctx: Ctx): string {
+    const rows: TableCell[][] = []
+    let row: TableCell[] | undefined
+    for (let j = open; j < close; j++) {
+      const t = tokens[j]
+      if (t.type === 'tr_open') row = []
+      else if (t.type === 'tr_close' && row) rows.push(row)
+      else if ((t.type === 'th_open' || t.type === 'td_open') && row) {
+        const align = /text-align:(left|right|center)/.exec(String(t.attrGet('style') ?? ''))?.[1] as TableCell['align']
+        const children = tokens[j + 1]?.type === 'inline' ? (tokens[j + 1].children ?? []) : []
+        const header = t.type === 'th_open'
+        const one = this.cellLines(children, MAX_WIDTH, header)
+        const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
+        const longest = one.reduce((n, l) => Math.max(n, ...l.text.replace(SGR_OR_OSC, '').split(' ').map(cells)), 0)
+        row.push({render: (width) => this.cellLines(children, width, header), natural, min: longest, align})
+      }
+    }
+    const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
+    const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
+    return lines.map((l, k) => paintPieces(k === 0 ? ctx.first : ctx.rest, this.opts.color) + l + '\n').join('')
+  }
+
+  /** A cell's inline content wrapped to `width`: its lines, painted, each with its width. */
+  private cellLines(children: readonly Token[], width: number, header: boolean): {text: string; width: number}[] {
+    const w = new LineWrapper({width, color: this.opts.color})
+    this.inline(children, w, this.style(header ? ELEMENT.tableHeader : undefined))
+    w.finish()
+    const out = w.take()
+    if (out === '') return []
+    return out.replace(/\n$/, '').split('\n').map((text) => ({text, width: visibleWidth(text)}))
+  }
+}
+
+interface Ctx {
+  width: number
+  first: Piece[]
+  rest: Piece[]
+}
+
+const BULLETS = ['•', '◦', '▪']
+
+function matching(tokens: Token[], open: number): number {
+  const t = tokens[open]
+  if (t.nesting !== 1) return open
+  const closeType = t.type.replace(/_open$/, '_close')
+  for (let j = open + 1; j < tokens.length; j++) if (tokens[j].type === closeType && tokens[j].level === t.level) return j
+  return tokens.length - 1
+}
+
+function piecesWidth(pieces: readonly Piece[]): number {
+  return pieces.reduce((n, p) => n + cells(p.text), 0)
+}
+
+function trimEnd(pieces: readonly Piece[]): Piece[] {
+  const out = pieces.map((p) => ({...p}))
+  while (out.length > 0) {
+    const last = out[out.length - 1]
+    last.text = last.text.trimEnd()
+    if (last.text !== '') break
+    out.pop()
+  }
+  return out
+}
+
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line
+  let out = ''
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(4 - (cells(out) % 4)) : ch
+  return out
+}
+
+// eslint-disable-next-line no-control-regex
+const SGR_OR_OSC = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b]*\u001b\\/g
+
+/** Cells of painted text (its SGR and OSC 8 are ours and take none). */
+function visibleWidth(text: string): number {
+  return cells(text.replace(SGR_OR_OSC, ''))
+}

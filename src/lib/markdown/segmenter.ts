@@ -1,0 +1,234 @@
+// Cuts a streamed paragraph's source into segments at whitespace where no
+// inline construct is open (the "ground state" of RFD 089), so each segment
+// can be parsed and placed while the paragraph is still arriving. The scan
+// is conservative: it treats every possible opener (`*`, `_`, `~`, a backtick
+// run, `[`, `<`) as open until a plausible closer, so a cut never falls
+// inside a construct the parser would have matched. An opener left unclosed
+// for HOLD_LIMIT characters is taken as literal (a stray `*` cannot stall a
+// long paragraph to its end).
+//
+// Where the cuts fall depends on the text alone, never on how it arrived:
+// every cut is decided by a fixed amount of look-ahead (the scan stops and
+// waits when the text so far cannot decide), so a paragraph gives the same
+// segments at any chunking.
+
+/** An opener unmatched after this many characters is literal text. */
+export const HOLD_LIMIT = 1000
+
+interface Opener {
+  kind: '*' | '_' | '~' | '[' | '<'
+  count: number
+  at: number
+}
+
+export interface Segment {
+  /** Source of the segment (no leading or trailing whitespace at ground state). */
+  text: string
+  /** The whitespace after it: '' at the paragraph's end. */
+  space: string
+}
+
+const WS = /[ \t\n]/
+const PUNCT = /[\p{P}\p{S}]/u
+const SPACE = /[\s\u00a0]/u
+
+export class ParagraphSegmenter {
+  private src = ''
+  /** Where the next segment starts. */
+  private start = 0
+  /** Scanned up to here with the state below. */
+  private pos = 0
+  private stack: Opener[] = []
+  /** Inside a code span opened by a run of this many backticks. */
+  private code = 0
+  private codeAt = 0
+  /** Inside a link destination `(...)`: its paren depth. */
+  private dest = 0
+  private destAt = 0
+  /** Absolute offset of src[0] in the paragraph (for HOLD_LIMIT). */
+  private base = 0
+
+  /** More paragraph source; returns the segments it completes. */
+  push(text: string): Segment[] {
+    this.src += text
+    const out: Segment[] = []
+    this.scan(out)
+    if (this.start > 4096) {
+      this.src = this.src.slice(this.start)
+      this.pos -= this.start
+      this.base += this.start
+      for (const o of this.stack) o.at -= this.start
+      this.codeAt -= this.start
+      this.destAt -= this.start
+      this.start = 0
+    }
+    return out
+  }
+
+  /** The paragraph ended: what is left is the last segment (trailing whitespace dropped). */
+  end(): Segment[] {
+    const out: Segment[] = []
+    this.scan(out)
+    const rest = this.src.slice(this.start).replace(/[ \t\n]+$/, '')
+    if (rest !== '') out.push({text: rest, space: ''})
+    this.src = ''
+    this.start = this.pos = this.base = 0
+    this.stack = []
+    this.code = this.dest = 0
+    return out
+  }
+
+  private scan(out: Segment[]): void {
+    const s = this.src
+    const n = s.length
+    let i = this.pos
+    while (i < n) {
+      const c = s[i]
+      if (this.code > 0) {
+        if (c === '`') {
+          const run = runLength(s, i, '`')
+          if (i + run >= n) break // the run may grow
+          if (run === this.code) this.code = 0
+          i += run
+        } else {
+          if (i - this.codeAt > HOLD_LIMIT) this.code = 0
+          i++
+        }
+        continue
+      }
+      if (this.dest > 0) {
+        if (c === '\\') {
+          if (i + 1 >= n) break
+          i += 2
+          continue
+        }
+        if (c === '(') this.dest++
+        else if (c === ')') this.dest--
+        else if (c === '\n' && s[i + 1] === '\n') this.dest = 0
+        if (i - this.destAt > HOLD_LIMIT) this.dest = 0
+        i++
+        continue
+      }
+      this.expire(i)
+      if (c === ' ' || c === '\t' || c === '\n') {
+        let j = i
+        while (j < n && WS.test(s[j])) j++
+        if (j >= n) break // the whitespace run may continue
+        if (this.stack.length === 0) {
+          const text = s.slice(this.start, i)
+          if (text !== '') out.push({text, space: s.slice(i, j)})
+          this.start = j
+        }
+        i = j
+        continue
+      }
+      if (c === '\\') {
+        if (i + 1 >= n) break
+        i += 2
+        continue
+      }
+      if (c === '`') {
+        const run = runLength(s, i, '`')
+        if (i + run >= n) break
+        this.code = run
+        this.codeAt = i
+        i += run
+        continue
+      }
+      if (c === '*' || c === '_' || c === '~') {
+        const run = runLength(s, i, c)
+        if (i + run >= n) break // needs the character after the run
+        this.delimiter(c, run, s[i - 1], s[i + run], i)
+        i += run
+        continue
+      }
+      if (c === '[') {
+        this.stack.push({kind: '[', count: 1, at: i})
+        i++
+        continue
+      }
+      if (c === ']') {
+        if (i + 1 >= n) break // `](` or `][` may follow
+        const k = this.lastIndex('[')
+        if (k >= 0) {
+          this.stack.length = k
+          if (s[i + 1] === '(') {
+            this.dest = 1
+            this.destAt = i
+            i += 2
+            continue
+          }
+          if (s[i + 1] === '[') {
+            this.stack.push({kind: '[', count: 1, at: i + 1})
+            i += 2
+            continue
+          }
+        }
+        i++
+        continue
+      }
+      if (c === '<') {
+        this.stack.push({kind: '<', count: 1, at: i})
+        i++
+        continue
+      }
+      if (c === '>') {
+        const k = this.lastIndex('<')
+        if (k >= 0) this.stack.length = k
+        i++
+        continue
+      }
+      i++
+    }
+    this.pos = i
+  }
+
+  /** Openers older than HOLD_LIMIT are literal; an autolink `<` ends at whitespace. */
+  private expire(i: number): void {
+    const st = this.stack
+    if (st.length === 0) return
+    if (st[0].at < i - HOLD_LIMIT) this.stack = st.filter((o) => o.at >= i - HOLD_LIMIT)
+    const c = this.src[i]
+    if ((c === ' ' || c === '\t' || c === '\n') && this.stack.length > 0) {
+      const k = this.lastIndex('<')
+      if (k >= 0) this.stack.splice(k, 1)
+    }
+  }
+
+  private lastIndex(kind: Opener['kind']): number {
+    for (let k = this.stack.length - 1; k >= 0; k--) if (this.stack[k].kind === kind) return k
+    return -1
+  }
+
+  /** A run of `*`, `_` or `~`: closes what it can (by count), opens with the rest. */
+  private delimiter(c: '*' | '_' | '~', run: number, before: string | undefined, after: string | undefined, at: number): void {
+    const prevSpace = before === undefined || SPACE.test(before)
+    const nextSpace = after === undefined || SPACE.test(after)
+    const prevPunct = before !== undefined && PUNCT.test(before)
+    const nextPunct = after !== undefined && PUNCT.test(after)
+    const left = !nextSpace && (!nextPunct || prevSpace || prevPunct)
+    const right = !prevSpace && (!prevPunct || nextSpace || nextPunct)
+    const canOpen = c === '_' ? left && (!right || prevPunct) : left
+    const canClose = c === '_' ? right && (!left || nextPunct) : right
+    let left_ = run
+    if (canClose) {
+      while (left_ > 0) {
+        const k = this.lastIndex(c)
+        if (k < 0) break
+        const o = this.stack[k]
+        const used = Math.min(o.count, left_)
+        o.count -= used
+        left_ -= used
+        // Openers above the match can no longer close across it.
+        this.stack.length = o.count === 0 ? k : k + 1
+      }
+    }
+    if (left_ > 0 && canOpen) this.stack.push({kind: c, count: left_, at})
+  }
+}
+
+function runLength(s: string, i: number, c: string): number {
+  let j = i
+  while (j < s.length && s[j] === c) j++
+  return j - i
+}

@@ -1,0 +1,222 @@
+// Greedy word wrapping of styled text, streamed: a word is placed as soon as
+// it is complete, and a placed word is never moved (the break before a word
+// is decided by that word alone), so what is written is a prefix of what the
+// whole text would give. wrap-ansi wraps a whole string at a time and
+// re-reads the escapes in it; this wraps runs that carry their style beside
+// the text, and never has an escape inside a measured word.
+import stringWidth from 'string-width'
+
+import {paint, type Style} from './style.js'
+
+/** Printable ASCII: one cell a character (the common case, measured without string-width). */
+const ASCII = /^[\u0020-\u007e]*$/
+const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
+
+/** Terminal cells of `text` (no control characters in it). */
+export function cells(text: string): number {
+  return ASCII.test(text) ? text.length : stringWidth(text, {countAnsiEscapeCodes: false})
+}
+
+/** Splits `text` into pieces of at most `width` cells (at least one grapheme each). */
+export function hardSplit(text: string, width: number, firstWidth = width): string[] {
+  const out: string[] = []
+  let cur = ''
+  let w = 0
+  let limit = Math.max(1, firstWidth)
+  for (const {segment} of segmenter.segment(text)) {
+    const g = cells(segment)
+    if (w + g > limit && cur !== '') {
+      out.push(cur)
+      cur = ''
+      w = 0
+      limit = Math.max(1, width)
+    }
+    cur += segment
+    w += g
+  }
+  if (cur !== '' || out.length === 0) out.push(cur)
+  return out
+}
+
+export interface Piece {
+  text: string
+  style: Style
+  /** Wraps the painted text (an OSC 8 hyperlink); applied per line. */
+  link?: string
+}
+
+export interface WrapOptions {
+  width: number
+  /** Written before the first line (a list marker, a quote bar). */
+  first?: Piece[]
+  /** Written before every later line. */
+  rest?: Piece[]
+  color: boolean
+}
+
+/** The painted form of `pieces` (OSC 8 around linked pieces). */
+export function paintPieces(pieces: readonly Piece[], color: boolean): string {
+  let s = ''
+  for (const p of pieces) {
+    const painted = paint(p.text, p.style, color)
+    s += p.link === undefined ? painted : `\u001b]8;;${p.link}\u001b\\${painted}\u001b]8;;\u001b\\`
+  }
+  return s
+}
+
+function piecesWidth(pieces: readonly Piece[]): number {
+  let w = 0
+  for (const p of pieces) w += cells(p.text)
+  return w
+}
+
+export class LineWrapper {
+  private out = ''
+  private word: Piece[] = []
+  private wordWidth = 0
+  private col = 0
+  /** Nothing but the prefix on the current line (or the first line not begun). */
+  private lineEmpty = true
+  private started = false
+  private spacePending = false
+  private readonly width: number
+  private readonly firstPrefix: Piece[]
+  private readonly restPrefix: Piece[]
+  private readonly restWidth: number
+
+  constructor(private readonly opts: WrapOptions) {
+    this.firstPrefix = opts.first ?? []
+    this.restPrefix = opts.rest ?? []
+    this.restWidth = piecesWidth(this.restPrefix)
+    // A prefix wider than the line would leave no room: keep one cell at least.
+    this.width = Math.max(opts.width, Math.max(piecesWidth(this.firstPrefix), this.restWidth) + 1)
+  }
+
+  /** Adds text in `style`: spaces in it are break opportunities. */
+  text(text: string, style: Style, link?: string): void {
+    let i = 0
+    const n = text.length
+    while (i < n) {
+      const sp = text.indexOf(' ', i)
+      const end = sp < 0 ? n : sp
+      if (end > i) {
+        const t = text.slice(i, end)
+        this.word.push({text: t, style, link})
+        this.wordWidth += cells(t)
+      }
+      if (sp < 0) break
+      this.space()
+      i = sp + 1
+    }
+  }
+
+  /** A break opportunity: ends the current word. */
+  space(): void {
+    this.placeWord()
+    if (!this.lineEmpty) this.spacePending = true
+  }
+
+  /** A forced line break (markdown hard break). */
+  hardBreak(): void {
+    this.placeWord()
+    this.begin()
+    this.newline()
+  }
+
+  /** The line above was ended by someone else (chrome, a menu): continue on a fresh line. */
+  lineBroken(): void {
+    if (!this.started || this.lineEmpty) return
+    this.out += paintPieces(this.restPrefix, this.opts.color)
+    this.col = this.restWidth
+    this.lineEmpty = true
+    this.spacePending = false
+  }
+
+  /** Ends the text: the last word is placed and the line ended. */
+  finish(): void {
+    this.placeWord()
+    if (this.started) this.out += '\n'
+    this.started = false
+  }
+
+  /** Whether anything was written (a prefix only counts once text followed it). */
+  get empty(): boolean {
+    return !this.started
+  }
+
+  /** What is ready to be written since the last call. */
+  take(): string {
+    const s = this.out
+    this.out = ''
+    return s
+  }
+
+  private begin(): void {
+    if (this.started) return
+    this.started = true
+    this.out += paintPieces(this.firstPrefix, this.opts.color)
+    this.col = piecesWidth(this.firstPrefix)
+    this.lineEmpty = true
+  }
+
+  private newline(): void {
+    this.out += '\n' + paintPieces(this.restPrefix, this.opts.color)
+    this.col = this.restWidth
+    this.lineEmpty = true
+    this.spacePending = false
+  }
+
+  private placeWord(): void {
+    if (this.word.length === 0) return
+    const word = this.word
+    const w = this.wordWidth
+    this.word = []
+    this.wordWidth = 0
+    this.begin()
+    if (!this.lineEmpty) {
+      if (this.col + 1 + w <= this.width) {
+        this.out += ' ' + paintPieces(word, this.opts.color)
+        this.col += 1 + w
+        this.spacePending = false
+        return
+      }
+      this.newline()
+    }
+    const avail = this.width - this.col
+    if (w <= avail) {
+      this.out += paintPieces(word, this.opts.color)
+      this.col += w
+      this.lineEmpty = false
+      this.spacePending = false
+      return
+    }
+    // Longer than a line: cut at graphemes, each piece keeping its style.
+    this.placeLong(word)
+  }
+
+  private placeLong(word: Piece[]): void {
+    for (const piece of word) {
+      let text = piece.text
+      while (text !== '') {
+        const avail = this.width - this.col
+        if (avail <= 0) {
+          this.newline()
+          continue
+        }
+        const parts = hardSplit(text, this.width - this.restWidth, avail)
+        const head = parts[0]
+        const hw = cells(head)
+        if (hw > avail && !this.lineEmpty) {
+          this.newline()
+          continue
+        }
+        this.out += paintPieces([{...piece, text: head}], this.opts.color)
+        this.col += hw
+        this.lineEmpty = false
+        text = text.slice(head.length)
+        if (text !== '') this.newline()
+      }
+    }
+    this.spacePending = false
+  }
+}

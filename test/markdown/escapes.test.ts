@@ -1,0 +1,60 @@
+// Rendering can never turn model text into a terminal control sequence: the
+// sanitizer (with every sequence dropped, as the printer runs it before the
+// renderer) and then the renderer, fed the sanitizer's hostile inputs inside
+// every markdown construct, write only the renderer's own SGR and OSC 8.
+import {expect} from 'chai'
+import fc from 'fast-check'
+
+import {sanitize} from '../../src/lib/printer/sanitize.js'
+import {render} from './render-helpers.js'
+
+const ESC = '\u001b'
+const BEL = '\u0007'
+/** Sequences a model might emit (the cases of test/printer/sanitize.test.ts), 8-bit forms too. */
+const HOSTILE = [
+  `${ESC}[2J${ESC}[H`, `${ESC}]0;pwned${BEL}`, `${ESC}]8;;http://evil${ESC}\\click${ESC}]8;;${ESC}\\`, `${ESC}]52;c;cm0gLXJmIH4=${BEL}`,
+  `${ESC}P1$r0m${ESC}\\`, `${ESC}[?1049h`, `${ESC}[31mred${ESC}[0m`, '\u009b2J', '\u009d0;t\u0007', '\r', '\b', '\u007f', `${ESC}7`, `${ESC}(B`, `${ESC}[8m`,
+]
+/** Markdown contexts the text lands in. */
+const CONTEXTS = [
+  (x: string) => x, (x: string) => `**${x}**`, (x: string) => `\`${x}\``, (x: string) => `[${x}](https://e.com/${x})`, (x: string) => `# ${x}`,
+  (x: string) => `- ${x}\n  - ${x}`, (x: string) => `> ${x}`, (x: string) => `| a | ${x} |\n|---|---|\n| ${x} | b |`, (x: string) => '```js\n' + x + '\n```',
+  (x: string) => `![${x}](${x})`, (x: string) => `<https://e.com/${x}>`, (x: string) => `x${x}  \ny`,
+]
+
+/** What the renderer itself may write: SGR with its own parameters, and OSC 8 with a printable URL. */
+function leftover(out: string): string {
+  // eslint-disable-next-line no-control-regex
+  return out.replace(/\u001b\[[0-9;]*m/g, '').replace(/\u001b\]8;;[\u0021-\u007e]*\u001b\\/g, '').replace(/\n/g, '')
+}
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+describe('markdown: no control sequence from model text', () => {
+  for (const hyperlinks of [false, true]) {
+    it(`every hostile sequence in every construct (hyperlinks ${hyperlinks})`, async () => {
+      for (const h of HOSTILE) {
+        for (const ctx of CONTEXTS) {
+          const text = sanitize(ctx(`a${h}b`), {keepColor: false})
+          const out = await render(text, {hyperlinks, columns: () => 30})
+          expect(CONTROL.test(leftover(out)), JSON.stringify([ctx(h), out])).to.equal(false)
+        }
+      }
+    })
+  }
+
+  it('random bytes in random constructs (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({unit: 'binary', maxLength: 60}), fc.nat(CONTEXTS.length - 1), fc.boolean(), async (s, k, hyperlinks) => {
+        const out = await render(sanitize(CONTEXTS[k](s), {keepColor: false}), {hyperlinks, columns: () => 24})
+        expect(CONTROL.test(leftover(out)), JSON.stringify(out)).to.equal(false)
+      }),
+      {numRuns: 500},
+    )
+  })
+
+  it('model SGR is not passed through (the renderer styles the text itself)', async () => {
+    const out = await render(sanitize(`plain ${ESC}[31mred${ESC}[0m`, {keepColor: false}))
+    expect(out).to.equal('plain red\n')
+  })
+})

@@ -1,0 +1,96 @@
+// The printer's markdown path: rendered only on a terminal in text format,
+// model escapes dropped before the renderer, later writes kept in order while
+// the highlighter loads, chrome mid-paragraph leaving the block intact.
+import {expect} from 'chai'
+import {Writable} from 'node:stream'
+
+import {markdownFor} from '../../src/lib/printer/markdown.js'
+import {Printer} from '../../src/lib/printer/printer.js'
+import {plain} from '../markdown/render-helpers.js'
+
+const STYLE = {markdown: true, hyperlinks: false, code_theme: 'ansi' as const}
+
+function sink(isTTY: boolean, columns = 40): Writable & {text: string; isTTY: boolean; columns: number} {
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      w.text += String(chunk)
+      cb()
+    },
+  }) as Writable & {text: string; isTTY: boolean; columns: number}
+  w.text = ''
+  w.isTTY = isTTY
+  w.columns = columns
+  return w
+}
+
+async function printerFor(tty: boolean, format: 'text' | 'json' = 'text', env: NodeJS.ProcessEnv = {TERM: 'xterm'}) {
+  const stdout = sink(tty)
+  const stderr = sink(tty)
+  const markdown = await markdownFor({style: STYLE, format, stdout, stderr, env})
+  const printer = new Printer({stdout, stderr, format, color: true, markdown, openPromptWriter: () => undefined})
+  return {printer, stdout, stderr}
+}
+
+describe('printer: markdown on a terminal', () => {
+  it('renders on a terminal, prints raw to a pipe and in json', async () => {
+    const tty = await printerFor(true)
+    tty.printer.assistant('# Title\n\n- **a**\n')
+    tty.printer.endAssistant()
+    await tty.printer.flush()
+    expect(plain(tty.stdout.text)).to.include('• a').and.not.include('**')
+    const pipe = await printerFor(false)
+    pipe.printer.assistant('# Title\n\n- **a**\n')
+    pipe.printer.endAssistant()
+    await pipe.printer.flush()
+    expect(pipe.stdout.text).to.equal('# Title\n\n- **a**\n')
+    const json = await printerFor(true, 'json')
+    json.printer.assistant('**a**')
+    await json.printer.flush()
+    expect(json.stdout.text).to.equal('{"type":"text","text":"**a**"}\n')
+  })
+
+  it('TERM=dumb and style.markdown = false render nothing', async () => {
+    expect(await markdownFor({style: STYLE, format: 'text', stdout: sink(true), stderr: sink(true), env: {TERM: 'dumb'}})).to.equal(undefined)
+    expect(await markdownFor({style: {...STYLE, markdown: false}, format: 'text', stdout: sink(true), stderr: sink(true), env: {}})).to.equal(undefined)
+  })
+
+  it('drops every sequence of the model’s, colour included, before rendering', async () => {
+    const {printer, stdout} = await printerFor(true)
+    printer.assistant('a \u001b[31mred\u001b[0m \u001b]0;title\u0007word\u001b[2J\n')
+    printer.endAssistant()
+    await printer.flush()
+    expect(stdout.text).to.equal('a red word\n')
+  })
+
+  it('keeps later output after a highlighted fence in order while the highlighter loads', async () => {
+    const {printer, stdout, stderr} = await printerFor(true)
+    printer.assistant('```js\nconst x = 1\n```\nafter\n')
+    printer.endAssistant()
+    printer.chrome('⚙ tool header')
+    await printer.writable()
+    await printer.flush()
+    expect(stdout.text).to.match(/┌─ js ─+[^]*const[^]*x[^]*after\n$/)
+    expect(stderr.text).to.equal('⚙ tool header\n')
+  })
+
+  it('chrome in the middle of a paragraph breaks the line and the paragraph goes on below it', async () => {
+    const stdout = sink(true, 30)
+    const markdown = await markdownFor({style: STYLE, format: 'text', stdout, stderr: stdout, env: {TERM: 'xterm'}})
+    const printer = new Printer({stdout, stderr: stdout, format: 'text', color: false, markdown, openPromptWriter: () => undefined})
+    printer.assistant('- one two three four five six seven eight nine ')
+    printer.assistant('ten eleven\n- b\n')
+    printer.endAssistant()
+    await printer.flush()
+    const words = 'A long paragraph of plain words that streams '.repeat(3)
+    printer.assistant(words)
+    printer.chrome('NOTICE')
+    printer.assistant('and ends here.\n')
+    printer.endAssistant()
+    await printer.flush()
+    const lines = plain(stdout.text).split('\n')
+    const at = lines.indexOf('NOTICE')
+    expect(at).to.be.greaterThan(0)
+    for (const l of lines) expect(l.length).to.be.at.most(30)
+    expect(lines.slice(at + 1).join(' ')).to.include('and ends here.')
+  })
+})
