@@ -7,6 +7,7 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {SignalRouter} from '../interrupt/signals.js'
+import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -66,7 +67,10 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
   // the answer, so stop it the graceful way (what arrived is saved) and exit
   // as a producer cut off by SIGPIPE does, quietly.
-  printer.onStdoutClosed(() => void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true}))
+  // (A stdout that was the terminal, hung up, is the hang-up's: its shutdown exits 129.)
+  printer.onStdoutClosed(() => {
+    if (!terminalGone()) void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true})
+  })
   // On a terminal, Ctrl+C is read as a key for the query's duration, so the
   // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
   const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
