@@ -185,18 +185,21 @@ export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env, config
  * only while waiting for data, not while the consumer holds a chunk (an
  * interrupt menu can stay open for minutes); it is the socket's own timer,
  * re-armed per chunk, so no timer or promise is made per chunk.
+ * `latin1` yields binary strings, one char per byte, for the SSE adapters
+ * (llm/text-records.ts): they decode what they keep.
  */
 export async function* readText(
   provider: string,
   res: HttpResponse,
   signal: AbortSignal,
   idleMs: number = streamIdleTimeoutMs(),
+  encoding: 'utf8' | 'latin1' = 'utf8',
 ): AsyncGenerator<string> {
   const body = res.body
   const socket = body.socket
   const stalled = () => body.destroy(new ProviderError(`${provider}: the stream stalled: no data for ${idleMs / 1000} s`, {provider, retryable: true}))
   socket?.on('timeout', stalled)
-  body.setEncoding('utf8')
+  body.setEncoding(encoding)
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<string>
   try {
     for (;;) {

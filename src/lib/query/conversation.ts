@@ -42,7 +42,7 @@ export interface OpenConversation {
 /**
  * Takes the conversation's lock (creating the conversation, locked, when
  * `id` is undefined), then moves a new conversation's draft to it, makes it
- * active and loads it.
+ * active (unless `activate` is false) and loads it.
  * Storage failures (read-only directory, full disk) and a held lock are
  * QueryErrors: one line, not a stack.
  */
@@ -52,6 +52,8 @@ export async function openConversation(
   query: string,
   draft: DraftLink | undefined,
   status?: Pick<Printer, 'startStatus'>,
+  /** False for `--id ID`: that conversation is used for this query, the active one stays as it was. */
+  activate = true,
 ): Promise<OpenConversation> {
   // Nothing of a conversation is written before its lock is held: a new one
   // is created locked; an existing one read before the lock (its config
@@ -76,7 +78,7 @@ export async function openConversation(
   try {
     await userFacing(async () => {
       await draft?.adopt(conversationId)
-      await store.setActive(conversationId)
+      if (activate) await store.setActive(conversationId)
     })
     const conversation = await userFacing(() => store.load(conversationId))
     if (!conversation.metadata.title) {
