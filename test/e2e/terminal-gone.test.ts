@@ -14,9 +14,10 @@ import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {keys} from '../helpers/pty.js'
-import {startSlowServer, type SlowServer} from '../fixtures/e2e/slow-server.js'
+import {startSlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, type JpRunOptions, type JpRunResult} from '../fixtures/e2e/interrupt-run.js'
-import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {startReplayServer} from '../llm/replay-server.js'
+import {teardownAfterEach} from '../helpers/teardown.js'
 import {RECORD_TOOL} from '../fixtures/e2e-tools/tool-session.js'
 
 const GATED_EDITOR = join(ROOT, 'test/fixtures/e2e/gated-editor.sh')
@@ -25,25 +26,11 @@ const HANGUP = 129
 
 describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
   this.timeout(60_000)
-  let slow: SlowServer | undefined
-  let replay: ReplayServer | undefined
-  let run: JpRun | undefined
-  const cleanups: Array<() => void> = []
-
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) c()
-    run?.dispose()
-    run = undefined
-    await slow?.close()
-    await replay?.close()
-    slow = undefined
-    replay = undefined
-  })
+  const teardown = teardownAfterEach()
 
   async function streaming(opts: Omit<JpRunOptions, 'baseUrl'> = {}): Promise<JpRun> {
-    slow = await startSlowServer([{text: words(300), intervalMs: 50}])
-    run = new JpRun({baseUrl: slow.baseUrl, direct: true, ...opts})
-    return run.start()
+    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 50}]))
+    return teardown.run(new JpRun({baseUrl: slow.baseUrl, direct: true, ...opts})).start()
   }
 
   /** Closes the window and waits for jp: a graceful exit 129, no native assertion. */
@@ -82,15 +69,15 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
   })
 
   it('at a tool permission prompt: 129, the tool never ran and the call is answered in the saved conversation', async () => {
-    replay = await startReplayServer([{body: openaiToolCall('call_1', 'record', {n: 1})}, {body: openaiText(['never'])}])
+    const replay = teardown.server(await startReplayServer([{body: openaiToolCall('call_1', 'record', {n: 1})}, {body: openaiText(['never'])}]))
     const recordFile = join(tmpdir(), `jp-record-${process.pid}-${Date.now()}`)
-    cleanups.push(() => rmSync(recordFile, {force: true}))
-    run = new JpRun({
+    teardown.add(() => rmSync(recordFile, {force: true}))
+    const run = teardown.run(new JpRun({
       baseUrl: `${replay.url}/v1`,
       direct: true,
       toml: `[conversation.tools.record]\ncommand = "${RECORD_TOOL}"\n`,
       env: {RECORD_FILE: recordFile},
-    })
+    }))
     const r = await run.start('use the tool')
     await r.term.waitForText('Run local tool record?')
     await closeWindow(r)
@@ -102,14 +89,14 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
 
   it('while the editor runs (a reply composed in the editor): 129, the partial answer saved', async () => {
     const gateDir = mkdtempSync(join(tmpdir(), 'jp-gate-'))
-    cleanups.push(() => rmSync(gateDir, {recursive: true, force: true}))
-    slow = await startSlowServer([{text: words(300), intervalMs: 50}])
-    run = new JpRun({
+    teardown.add(() => rmSync(gateDir, {recursive: true, force: true}))
+    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 50}]))
+    const run = teardown.run(new JpRun({
       baseUrl: slow.baseUrl,
       direct: true,
       toml: `[editor]\ncmd = "${GATED_EDITOR}"\n[interrupt.streaming]\ncompose_in_editor = true\n`,
       env: {EDITOR_GATE: gateDir},
-    })
+    }))
     const r = await run.start()
     await r.term.waitForText('w3 ')
     r.term.send(keys.ctrlC)

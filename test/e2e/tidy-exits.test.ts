@@ -9,8 +9,9 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ROOT, runJp} from '../helpers/cli.js'
 import {keys} from '../helpers/pty.js'
-import {startSlowServer, type SlowServer} from '../fixtures/e2e/slow-server.js'
+import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun} from '../fixtures/e2e/interrupt-run.js'
+import {teardownAfterEach} from '../helpers/teardown.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
 import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 
@@ -21,22 +22,16 @@ const HELP = 'Enter to send'
 
 describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 6)', function () {
   this.timeout(60_000)
-  let slow: SlowServer | undefined
-  let run: JpRun | undefined
-  const cleanups: Array<() => void> = []
+  const teardown = teardownAfterEach()
 
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) c()
-    run?.dispose()
-    run = undefined
-    await slow?.close()
-    slow = undefined
-  })
+  /** jp against a local server streaming `script`. */
+  async function jp(script: SlowResponse[], args: string[] = []): Promise<{server: SlowServer; run: JpRun}> {
+    const server = teardown.server(await startSlowServer(script))
+    return {server, run: teardown.run(new JpRun({baseUrl: server.baseUrl, args}))}
+  }
 
   async function streaming(args: string[] = []): Promise<JpRun> {
-    slow = await startSlowServer([{text: words(300), intervalMs: 50}])
-    run = new JpRun({baseUrl: slow.baseUrl, args})
-    return run.start()
+    return (await jp([{text: words(300), intervalMs: 50}], args)).run.start()
   }
 
   /** The line jp left the cursor on is ended: the shell's next output starts at column 0. */
@@ -71,14 +66,13 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
 
   describe('the lock wait', () => {
     async function heldConversation(): Promise<{r: JpRun; release(): void}> {
-      slow = await startSlowServer([{text: ['first.'], intervalMs: 5}, {text: ['second.'], intervalMs: 5}])
-      run = new JpRun({baseUrl: slow.baseUrl})
+      const {run} = await jp([{text: ['first.'], intervalMs: 5}, {text: ['second.'], intervalMs: 5}])
       const sb = run.sb
       expect((await runJp(['init', '--yes'], {sandbox: sb})).code).to.equal(0)
       expect((await runJp(['query', 'one'], {sandbox: sb})).code).to.equal(0)
       const id = (await new ConversationStore(await findWorkspace({cwd: sb.cwd, env: sb.env}), {env: sb.env}).activeId())!
       const holder = spawn(process.execPath, ['--import', 'tsx', HOLDER, 'hold', sb.cwd, id], {cwd: ROOT, env: sb.env, stdio: ['pipe', 'pipe', 'inherit']})
-      cleanups.push(() => holder.kill())
+      teardown.add(() => holder.kill())
       await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()))
       const r = await run.start('two')
       await r.term.waitForText('Conversation in use by another jp, waiting')
@@ -131,7 +125,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
     /** `--cfg FIFO`: reading the config blocks until the test writes it. */
     function fifo(): string {
       const dir = mkdtempSync(join(tmpdir(), 'jp-fifo-'))
-      cleanups.push(() => rmSync(dir, {recursive: true, force: true}))
+      teardown.add(() => rmSync(dir, {recursive: true, force: true}))
       const path = join(dir, 'late.toml')
       expect(spawnSync('mkfifo', [path]).status).to.equal(0)
       return path
@@ -139,9 +133,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
 
     it('Ctrl+C while the config is read is a first press (the fallback menu); c goes on and the query runs once it is read: 0', async () => {
       const cfg = fifo()
-      slow = await startSlowServer([{text: ['configured.'], intervalMs: 5}])
-      run = new JpRun({baseUrl: slow.baseUrl, args: ['--cfg', cfg]})
-      const r = await run.start('hi')
+      const r = await (await jp([{text: ['configured.'], intervalMs: 5}], ['--cfg', cfg])).run.start('hi')
       await r.poll(() => reading(r), 'jp reading the config')
       r.term.send(keys.ctrlC)
       await r.term.waitForText(FALLBACK_MENU)
@@ -154,8 +146,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
 
     it('… and Ctrl+C twice there: a graceful shutdown (130) that sends nothing, the terminal as it was', async () => {
       const cfg = fifo()
-      slow = await startSlowServer([{text: ['never'], intervalMs: 5}])
-      run = new JpRun({baseUrl: slow.baseUrl, args: ['--cfg', cfg]})
+      const {server, run} = await jp([{text: ['never'], intervalMs: 5}], ['--cfg', cfg])
       const r = await run.start('hi')
       await r.poll(() => reading(r), 'jp reading the config')
       r.term.send(keys.ctrlC)
@@ -166,7 +157,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
       writeFileSync(cfg, 'interrupt.escalation_cooldown_secs = 1\n')
       const res = await r.finish()
       expect(res.code, r.term.screenText()).to.equal(130)
-      expect(slow.requests).to.have.length(0)
+      expect(server.requests).to.have.length(0)
       lineEnded(r)
       expect(res.sttyAfter).to.equal(res.sttyBefore)
     })
