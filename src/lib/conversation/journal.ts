@@ -21,7 +21,8 @@
 import {rm} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
 import {chunkOf, chunkText, type StreamedChunk} from './streamed-chunk.js'
-import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJson, writeFileDurably} from './files.js'
+import {jsonParts, partsLength} from '../text/json-bytes.js'
+import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJsonParts, writeFileDurably} from './files.js'
 
 /**
  * Folding the log into events.json failed, but every event is saved in the
@@ -55,6 +56,7 @@ export const IN_MEMORY_FIELD_CHARS = 1 << 20
 
 /** Closes an append record whose text was written as raw bytes. */
 const RECORD_END = Buffer.from('"}}\n')
+const NEWLINE = Buffer.from('\n')
 
 /** Fields that grow while an answer streams: appended to, never rewritten. */
 const STREAMED = new Set(['message', 'reasoning'])
@@ -209,9 +211,12 @@ export class EventJournal {
    */
   sync(events: readonly ConversationEvent[]): Promise<boolean> {
     return this.serial(async () => {
+      // The log as earlier commands left it: what this write adds never makes it worth folding now
+      // (a 200 MB piped query would be written twice, issue 27).
+      const inherited = this.wrote ? 0 : this.logBytes
       if (!(await this.writeDiff(events))) return false
       // The diff is saved: a failed compaction is only a warning, said at close.
-      if (!this.wrote && this.logBytes >= MIN_COMPACT_LOG_BYTES && this.logBytes >= this.baseBytes) await this.tryCompact(events)
+      if (!this.wrote && inherited >= MIN_COMPACT_LOG_BYTES && inherited >= this.baseBytes) await this.tryCompact(events)
       this.wrote = true
       return true
     })
@@ -374,12 +379,14 @@ export class EventJournal {
       await rm(this.logPath, {force: true})
       this.staleLog = false
     }
-    let text = records.map((r) => JSON.stringify(r) + '\n').join('')
+    // Record by record as parts: a large query is escaped once for this log and the request body (text/json-bytes.ts).
+    const parts: Uint8Array[] = []
     if (this.logBytes === 0) {
       const header: Header = {jp_events_log: 1, base_bytes: this.baseBytes, base_events: this.baseEvents}
-      text = JSON.stringify(header) + '\n' + text
+      parts.push(Buffer.from(JSON.stringify(header) + '\n'))
     }
-    const parts = text === '' ? raw : [Buffer.from(text, 'utf8'), ...raw]
+    for (const r of records) parts.push(...jsonParts(r), NEWLINE)
+    parts.push(...raw)
     // From the end of the last complete line: a torn one left by a crash is cut off first.
     this.logBytes = await appendDurably(this.logPath, parts, this.logFileBytes === 0 ? undefined : this.logBytes)
     this.logFileBytes = this.logBytes
@@ -387,8 +394,8 @@ export class EventJournal {
 
   private async compactNow(events: readonly ConversationEvent[]): Promise<void> {
     await this.complete(events) // never fold a shortened answer into events.json
-    const text = toJson(events)
-    const bytes = Buffer.byteLength(text)
+    const text = toJsonParts(events)
+    const bytes = partsLength(text)
     // Say in the log which events.json replaces it before writing that file:
     // a crash before the log is removed then leaves a log known to be folded
     // in already, not one that seems to continue a file changed behind jp's back.

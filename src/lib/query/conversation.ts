@@ -99,6 +99,12 @@ function secondsLeft(deadline: number): string {
 
 /** A conversation's title: the query's first non-blank line, at most 60 characters. */
 export function titleFrom(query: string): string {
-  const line = query.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  // Line by line from the start: a 200 MB piped query is not split whole (issue 27).
+  let line = ''
+  for (let at = 0; at < query.length && line === ''; ) {
+    const end = query.indexOf('\n', at)
+    line = query.slice(at, end === -1 ? query.length : end).trim()
+    at = end === -1 ? query.length : end + 1
+  }
   return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }
