@@ -118,10 +118,12 @@ export function runPrompt<T>(
         for (const key of keys) {
           if (settled) return
           // Ctrl+\ is SIGQUIT outside a prompt (raw mode only stopped the
-          // terminal from sending it): it quits here too, when something
-          // (the signal router) handles SIGQUIT and so restores the terminal.
+          // terminal from sending it): it is handed to whoever handles
+          // SIGQUIT (the signal router, which restores the terminal and
+          // decides the exit), as the terminal would have. The prompt itself
+          // never ends the process; with nobody listening the key is ignored.
           if (key.ctrl && !key.meta && key.name === '\\' && process.listenerCount('SIGQUIT') > 0) {
-            process.kill(process.pid, 'SIGQUIT')
+            process.emit('SIGQUIT', 'SIGQUIT')
             continue
           }
           guarded(() => handlers!.onKey(key, settle))
