@@ -39,6 +39,8 @@ export class PromptScreen {
   private eraseAtEnd = false
   /** done() erased the frame (the cursor is back on its first row). */
   private erased = false
+  /** The prompt's last picture, should the process leave while it is open. */
+  private leaveView: (() => View) | undefined
 
   constructor(
     private readonly out: Writer,
@@ -95,6 +97,18 @@ export class PromptScreen {
     this.eraseAtEnd = true
   }
 
+  /** What to draw if the process leaves while the prompt is open (default: what is on screen). */
+  onLeave(view: () => View): void {
+    this.leaveView = view
+  }
+
+  /** The process leaves with the prompt open: its last picture, the cursor on a fresh line below. */
+  leave(): void {
+    if (this.left) return
+    if (this.leaveView) this.render(this.leaveView())
+    this.done()
+  }
+
   /** The prompt is over: the cursor goes below the last row, on a fresh line (or the frame is erased). */
   done(): void {
     if (this.left) return
@@ -116,6 +130,7 @@ export class PromptScreen {
     const release = claimPromptArea({
       clear: () => this.clear(),
       redraw: () => this.redraw(),
+      leave: () => this.leave(),
       repairAfterEditor: () => {
         // Back to where the prompt stood before the editor (saved there by
         // the editor service); erase whatever a late teardown left.

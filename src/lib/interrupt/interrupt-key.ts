@@ -33,7 +33,7 @@ import {KeyDecoder, type Key} from '../inquire/keys.js'
 import {onTerminalBorrow, type Borrower} from '../terminal/borrow.js'
 import {applyTerminalModes, saveTerminalModes} from '../terminal/modes.js'
 import {registerRestore} from '../terminal/restore.js'
-import {closeTtyFd, openTtyFd, withTtyFd} from '../terminal/tty.js'
+import {closeTtyFd, confirmHangup, openTtyFd, withTtyFd} from '../terminal/tty.js'
 import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
 
 /**
@@ -134,7 +134,10 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       read(takeTypeahead())
       read(text.write(chunk))
     })
-    s.on('error', () => {})
+    // EOF or EIO on the terminal: it was hung up (a closed window); the
+    // signal router hears of it (terminal/gone.ts) and shuts down.
+    s.on('error', () => confirmHangup())
+    s.on('end', () => confirmHangup())
     // Reading must not keep jp alive once the query is done.
     s.unref()
     stream = s

@@ -23,7 +23,7 @@ import {registerRestore} from '../terminal/restore.js'
 import {advance, LINE_START, type LinePosition} from '../terminal/cells.js'
 import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt, type PromptRelease} from '../terminal/owner.js'
 import {rowAboveAt} from '../terminal/sequences.js'
-import {openTtyFd} from '../terminal/tty.js'
+import {confirmHangup, openTtyFd} from '../terminal/tty.js'
 import {StatusLine, type StatusText} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
@@ -628,7 +628,10 @@ function defaultPromptWriter(): NodeJS.WritableStream | undefined {
   const fd = openTtyFd('w')
   if (fd === undefined) return undefined
   try {
-    return new TtyWriteStream(fd)
+    const stream = new TtyWriteStream(fd)
+    // EIO once the terminal is hung up: it is gone (terminal/gone.ts), not a crash.
+    stream.on('error', () => confirmHangup())
+    return stream
   } catch {
     closeSync(fd)
     return undefined
