@@ -4,14 +4,10 @@
 // Prompts never touch stdin/stdout/stderr: they open `/dev/tty` afresh for
 // each prompt (terminal/tty.ts `openTty`) and close it after.
 import {StringDecoder} from 'node:string_decoder'
-import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 import {TerminalSession} from '../terminal/session.js'
 import {openTty, type TtyStreams} from '../terminal/tty.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
-
-/** The terminal sequences a prompt turns on and off (spelled in terminal/sequences.ts). */
-export const seq = TERMINAL_SEQUENCES
 
 /** No controlling terminal could be opened, and the caller gave no streams. */
 export class NoTerminalError extends Error {

@@ -13,7 +13,7 @@
 import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
-import {hasControllingTerminal} from '../terminal/tty.js'
+import {hasTty} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
 
@@ -79,7 +79,7 @@ export class SignalRouter {
   constructor(options: SignalRouterOptions = {}) {
     const secs = options.escalationCooldownSecs ?? 2
     this.policy = new EscalationPolicy(Math.max(0, secs) * 1000)
-    this.isInteractive = options.isInteractive ?? hasControllingTerminal
+    this.isInteractive = options.isInteractive ?? hasTty
     this.now = options.now ?? (() => performance.now())
     this.exit = options.exit ?? ((code) => process.exit(code))
     this.notice = options.notice ?? ((line) => process.stderr.write(line + '\n'))

@@ -8,10 +8,9 @@
 // copy on every tick. A write ends it; whoever waits again starts a new one.
 import {onTerminalBorrow} from '../terminal/borrow.js'
 import {onPromptClaim, openPrompt} from '../terminal/owner.js'
-import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
+import {InPlaceLine} from '../terminal/in-place-line.js'
 
 const TICK_MS = 100
-const ERASE = TERMINAL_SEQUENCES.eraseLine
 
 /** `⏱ Waiting… 2.3s` (pure: the label and the elapsed milliseconds). */
 export function statusText(label: string, elapsedMs: number, suffix = ''): string {
@@ -52,9 +51,11 @@ export class StatusLine {
   /** Children (editors) that have the terminal now. */
   private lent = 0
   private readonly now: () => number
+  private readonly line: InPlaceLine | undefined
 
   constructor(private readonly options: StatusLineOptions) {
     this.now = options.now ?? Date.now
+    this.line = options.write && new InPlaceLine(options.write)
   }
 
   /** Starts (or replaces) the status line; `suffix` adds e.g. a countdown. Returns its stop function. */
@@ -108,13 +109,13 @@ export class StatusLine {
     const elapsed = this.now() - this.started
     const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
     const columns = this.options.columns?.()
-    this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
+    this.line!.show(columns ? clipToCells(text, columns - 1) : text)
     this.visible = true
   }
 
   private erase(): void {
     if (!this.visible) return
     this.visible = false
-    this.options.write!(ERASE)
+    this.line!.erase()
   }
 }

@@ -10,7 +10,7 @@ import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'
 import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
+import {hasTty} from '../terminal/tty.js'
 import {runTurn} from '../turn/turn-loop.js'
 import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
@@ -34,11 +34,13 @@ export interface QueryOptions {
   format: OutputFormat
 }
 
-/** Where the query runs: the command's workspace and store, and its `--cfg` layers. */
+/** Where the query runs: the command's workspace and store, its `--cfg` layers, and where a line of chrome goes before the query's printer exists. */
 export interface QueryContext {
   workspace: Workspace
   store: ConversationStore
   cfgArgs: readonly string[]
+  /** One line of chrome (untrusted parts included) while loading the config, before the printer exists: the command's `say`. */
+  say(line: string): void
 }
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
@@ -48,12 +50,12 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const id = await resolveConversation(store, opts)
   // A broken config stops everything before any work is done.
   const config = await userFacing(() =>
-    loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
+    loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: (line) => ctx.say(line)}),
   )
   // Rendering loads its parser now, before any request, so the first token renders at once.
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
-  const interactive = printer.hasTty()
+  const interactive = hasTty()
   // The one editor of this query, through the init hook's helper; its notices
   // and the plugins' warnings go through the printer, in order with its other
   // notices (a notice event with --format json). A bad editor.backend is a QueryError.
@@ -82,9 +84,4 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     printer,
     keyReader,
   })
-}
-
-/** One line of chrome on stderr before the printer exists; it may quote workspace paths and keys. */
-function say(line: string): void {
-  process.stderr.write(sanitizeUntrusted(line) + '\n')
 }

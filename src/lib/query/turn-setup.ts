@@ -9,7 +9,7 @@ import type {EditorBackend} from '../editor/types.js'
 import {SignalRouter} from '../interrupt/signals.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
+import {hasTty} from '../terminal/tty.js'
 import {runLocalTool} from '../tool/runner.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
 import type {TurnDeps} from '../turn/turn-loop.js'
@@ -60,7 +60,7 @@ export interface TurnSetup {
 /** Installs the signal router (and on a terminal the Ctrl+C key reader) and builds the turn loop's deps around it. */
 export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   const {config, printer, conversation} = opts
-  const interactive = printer.hasTty()
+  const interactive = hasTty()
   const router = new SignalRouter({
     escalationCooldownSecs: config.interrupt.escalation_cooldown_secs,
     isInteractive: () => interactive,
@@ -150,7 +150,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     onEscalate: () => void router.shutdown(),
     pressAgain: () => ['shutdown', 'exit'].includes(router.handle('SIGINT').type),
   })
-  const print = (text: string) => printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
+  const print = (text: string) => printer.ttyLine(text)
   // Ctrl+C at a tool prompt is a press of the ladder: the router hears it,
   // and the prompt's scope (pushed while it is on the screen) opens its menu.
   const scope = {
@@ -158,7 +158,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     push: (listener: () => void) => router.push(listener),
     press: () => void router.handle('SIGINT'),
   }
-  const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
+  const columns = () => printer.ttyColumns()
   // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
   // up after the turn) opens the fallback menu.
   pushFallbackMenu({router, interrupts})

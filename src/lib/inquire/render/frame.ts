@@ -29,6 +29,8 @@ export interface Frame {
   cursorCol: number
   /** First buffer row shown (state to carry into the next frame). */
   scrollTop: number
+  /** The cursor's shape while this frame is up (vi modes); undefined leaves it as it is. */
+  cursorShape?: 'bar' | 'block'
 }
 
 export const CONTINUATION_PREFIX = '… '
