@@ -45,7 +45,22 @@ const cli = await build({
   // Optional native or build-time packages some dependencies probe for.
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node'],
 })
-writeFileSync(join(root, 'dist/jp.cjs'), routeDynamicImports(cli.outputFiles[0].text))
+writeFileSync(join(root, 'dist/jp.cjs'), asciiOnly(routeDynamicImports(cli.outputFiles[0].text)))
+
+/**
+ * The bundle as ASCII. esbuild escapes strings and templates but leaves
+ * comments and regular expressions as they are, and one non-ASCII character
+ * anywhere makes V8 hold the whole 2.4 MB source as a two-byte string (twice
+ * the memory, kept for lazy compilation: issue 27). Every UTF-16 unit above
+ * 0x7f becomes `\uXXXX`, the same thing in a comment, a string, a regular
+ * expression (with or without the u flag, a surrogate pair's two escapes are
+ * its code point) and an identifier. A backslash right before one (an
+ * identity escape `\é`) would change meaning: the build fails instead.
+ */
+function asciiOnly(text) {
+  if (/\\[^\x00-\x7f]/.test(text)) throw new Error('dist/jp.cjs: a backslash before a non-ASCII character cannot be made ASCII')
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
 
 /**
  * Rewrites every real `import(x)` left in the bundle (oclif loading ESM

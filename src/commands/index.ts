@@ -7,6 +7,9 @@ import Init from './init.js'
 import Trust from './trust.js'
 import Help from './help.js'
 import Completion from './completion.js'
+import ConfigGet from './config/get.js'
+import ConfigSet from './config/set.js'
+import ConfigShow from './config/show.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
@@ -20,6 +23,9 @@ export const COMMANDS = {
   trust: Trust,
   help: Help,
   completion: Completion,
+  'config:get': ConfigGet,
+  'config:set': ConfigSet,
+  'config:show': ConfigShow,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,

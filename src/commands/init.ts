@@ -1,7 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../lib/cli/base-command.js'
 
-const MODEL_RE = /^[A-Za-z0-9._-]+\/\S+$/
+// No blanks and no control characters: an id is written into config.toml and shown in messages.
+const MODEL_RE = /^[A-Za-z0-9._-]+\/[^\s\u0000-\u001f\u007f-\u009f]+$/
 
 export default class Init extends JpCommand {
   static summary = 'Create a jp workspace (.jp/) in DIR'
@@ -31,14 +32,20 @@ export default class Init extends JpCommand {
 
     const {initWorkspace} = await import('../lib/conversation/workspace.js')
     const {writeFile} = await import('node:fs/promises')
+    const {tomlString} = await import('../lib/config/toml-text.js')
+    const config = configTemplate(model === undefined ? undefined : tomlString(model))
     try {
+      // What init writes must load: checked before anything is created.
+      const {parseConfigToml} = await import('../lib/config/parse.js')
+      if (!hadConfig) await parseConfigToml(config, `--model ${model ?? ''}`)
       const ws = await initWorkspace(root)
       const trust = await import('../lib/conversation/trust-store.js')
       if (hadConfig) this.say(`jp: ${configPath} already exists; left unchanged`)
-      else await writeFile(configPath, configTemplate(model), {flag: 'wx'})
+      else await writeFile(configPath, config, {flag: 'wx'})
       // What jp creates, the user chose: trusted. A .jp/ that was already there
       // (a cloned repository's config or conversations) is not trusted by init.
-      if (!hadJpDir) await trust.trustWorkspace(root, process.env)
+      // What the template sets: no restricted key, so the trust covers none yet.
+      if (!hadJpDir) await trust.trustWorkspace(root, {}, process.env)
       else if (!(await trust.isTrusted(root, process.env))) {
         this.say(`jp: ${ws.jpDir} existed before 'jp init', so it is not trusted; review it, then run: jp trust ${root}`)
       }
@@ -66,8 +73,9 @@ export default class Init extends JpCommand {
   }
 }
 
+/** The new workspace's config.toml; `model` is already a TOML string. */
 function configTemplate(model: string | undefined): string {
-  const id = model ? `id = ${JSON.stringify(model)}` : '# id = "anthropic/claude-sonnet-4-5"   # PROVIDER/MODEL; unset = offline echo/default'
+  const id = model ? `id = ${model}` : '# id = "anthropic/claude-sonnet-4-5"   # PROVIDER/MODEL; unset = offline echo/default'
   return `# jp workspace configuration. Layers: defaults < ~/.config/jp/config.toml <
 # this file < the conversation's config < JP_CFG_* < --cfg.
 

@@ -21,6 +21,14 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
     'no-tool': Flags.string({char: 'T', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Disable a tool.'}),
     edit: Flags.boolean({char: 'e', description: 'Compose the query in your editor, even with QUERY given.', exclusive: ['no-edit']}),
     'no-edit': Flags.boolean({char: 'E', description: 'Never open the editor.'}),
+    attach: Flags.string({
+      char: 'a',
+      multiple: true,
+      multipleNonGreedy: true,
+      helpValue: 'PATH',
+      description: 'Send a text file with the query, fenced and labelled with its path (repeatable; at most query.attach_max_bytes, default 1 MiB).',
+    }),
+    usage: Flags.boolean({char: 'u', description: 'After the answer, print the tokens the turn used on stderr.'}),
   }
 
   async run(): Promise<void> {
@@ -36,6 +44,8 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
       edit: flags.edit,
       noEdit: flags['no-edit'],
       format: this.format(),
+      usage: flags.usage,
+      attach: flags.attach ?? [],
     }
     const context = {workspace: await this.workspace(), store: await this.store(), cfgArgs: this.cfgArgs(), say: (line: string) => this.say(line)}
     let code: number

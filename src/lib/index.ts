@@ -26,7 +26,7 @@ export {runLocalTool, resolveToolCommand, type LocalToolRequest, type LocalToolR
 export {defaultConfig, modelIdFromConfig, FALLBACK_MODEL_ID} from './config/defaults.js'
 export {ConfigError, isConfigError, type ConfigErrorDetails} from './config/errors.js'
 export {loadConfig, parseConfigToml, validatePartial, mergeConfig, userConfigPath, type LoadConfigOptions, type PartialConfig} from './config/load.js'
-export {event, isKnownEvent, KNOWN_EVENT_TYPES, type ConversationEvent, type KnownEvent, type UnknownEvent, type TurnStartEvent, type ChatRequestEvent, type ChatResponseEvent, type ToolCallRequestEvent, type ToolCallResponseEvent, type ConfigDeltaEvent} from './conversation/events.js'
+export {event, isKnownEvent, KNOWN_EVENT_TYPES, type ConversationEvent, type KnownEvent, type UnknownEvent, type TurnStartEvent, type ChatRequestEvent, type ChatResponseEvent, type ToolCallRequestEvent, type ToolCallResponseEvent, type ConfigDeltaEvent, type UsageEvent, type AttachmentEvent} from './conversation/events.js'
 export {ConversationStore, ConversationNotFoundError, conversationConfig, type Conversation, type ConversationMetadata, type ConversationSummary, type ConversationPaths} from './conversation/store.js'
 export {findWorkspace, initWorkspace, type Workspace} from './conversation/workspace.js'
 export {ConversationLockedError} from './conversation/lock.js'

@@ -171,4 +171,36 @@ describe('jp conversation edit (no terminal)', function () {
     expect(cfg.stderr).to.match(/^Error: failed to spawn editor '.*missing-editor': /)
     expect(bytes(id)).to.deep.equal(before)
   })
+
+  describe('issue 28, finding 12: an editor that deletes or empties the conversation', () => {
+    const cases: [string, string, string[]][] = [
+      ['deletes the conversation directory (directory mode)', 'rm -rf "$1"\n', []],
+      ['empties the conversation directory', 'rm -f "$1"/*\n', []],
+      ['deletes every file it was given (file mode)', 'rm -f "$@"\n', ['-e', '-m', '-b']],
+    ]
+    for (const [what, script, args] of cases) {
+      it(`${what}: a broken edit — restored from the snapshot, one line, exit 1`, async () => {
+        const id = await newConversation('hello')
+        const before = bytes(id)
+        step(1, script)
+        const r = await edit(args)
+        expect(r.code, r.stderr).to.equal(1)
+        const lines = r.stderr.trimEnd().split('\n')
+        expect(lines, r.stderr).to.have.length(1)
+        expect(lines[0]).to.equal(`Error: the editor removed conversation ${id} (${dirOf(id)}); it was restored as it was before the edit`)
+        expect(bytes(id)).to.deep.equal(before)
+        const shown = await runJp(['conversation', 'show', id], {sandbox: sb})
+        expect(shown.code, shown.stderr).to.equal(0)
+        expect(shown.stdout).to.include('hello')
+      })
+    }
+
+    it('removing one file of several is still an edit (an empty metadata.json reads as no metadata)', async () => {
+      const id = await newConversation('hello')
+      step(1, 'rm -f "$2"\n')
+      const r = await edit(['-e', '-m'])
+      expect(r.code, r.stderr).to.equal(0)
+      expect(existsSync(files(id)[1])).to.equal(false)
+    })
+  })
 })

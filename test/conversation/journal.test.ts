@@ -38,6 +38,19 @@ describe('conversation events journal (events.log)', () => {
     return events
   }
 
+  it('a large first query of a new conversation is written once, to the log (not folded into events.json in the same command)', async () => {
+    const p = store.paths(id)
+    const query = '"a piped file", naïve — \n'.repeat(200 * 1024) // 5 MB: over the log size that is worth folding
+    const s = next()
+    const conv = await s.load(id)
+    conv.events.push(event.turnStart(), event.chatRequest(query))
+    await s.saveEvents(id, conv.events)
+    expect(statSync(p.events).size, 'events.json is still the empty conversation').to.be.below(16)
+    expect(statSync(p.eventsLog).size).to.be.above(query.length)
+    const reread = await next().load(id)
+    expect((reread.events[1] as {content: string}).content === query, 'the query reads back exactly').to.equal(true)
+  })
+
   it('a turn on a large history appends only its own events; events.json is not rewritten', async () => {
     await withHistory(2 * 1024 * 1024)
     const p = store.paths(id)

@@ -13,6 +13,8 @@ import {join} from 'node:path'
 import {JpRun, startAgainst} from '../fixtures/e2e/interrupt-run.js'
 import {fullText, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {cells} from '../../src/lib/markdown/wrap.js'
+import {BIN} from '../helpers/cli.js'
+import {spawnPty} from '../helpers/pty.js'
 
 const SNAPSHOTS = join(import.meta.dirname, 'snapshots')
 
@@ -181,6 +183,30 @@ describe('e2e: markdown rendered on the terminal', function () {
       const events = await run.events()
       const answer = events.filter((e) => e.type === 'chat_response').map((e) => (e as {message?: string}).message ?? '').join('')
       expect(answer).to.equal(fullText(r))
+    })
+
+    it('jp conversation show renders the answer on a terminal and prints it raw to a pipe', async () => {
+      const r = response()
+      const {server, run} = await runTo({cols: 60}, r)
+      open.push({server, run})
+      await run.finish(60_000)
+      const show = await spawnPty([BIN, 'conversation', 'show'], {cwd: run.sb.cwd, env: run.sb.env, cols: 60, rows: 150})
+      try {
+        await show.waitForExit(30_000)
+        const screen = show.screenText()
+        expect(screen).to.include('assistant:')
+        expect(screen).to.include('  • fruit').and.include('  ☑ written')
+        expect(screen).to.not.include('- [x] written')
+      } finally {
+        show.dispose()
+      }
+      const piped = await spawnPty(['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} conversation show | cat`], {file: '/bin/sh', cwd: run.sb.cwd, env: run.sb.env, cols: 60, rows: 150})
+      try {
+        await piped.waitForExit(30_000)
+        expect(piped.screenText()).to.include('- [x] written')
+      } finally {
+        piped.dispose()
+      }
     })
 
     it('style.markdown = false prints the raw text on the terminal', async () => {

@@ -70,6 +70,23 @@ describe('e2e: jp query without a terminal', function () {
     expect(body.messages.at(-1)!.content).to.equal('summarize\n\nline one\nline two')
   })
 
+  it('a large piped query (3 MB, from a non-blocking pipe; escaped once for the log and the request) reaches the server and the conversation exactly, from its first byte', async () => {
+    const piped = Array.from({length: 60_000}, (_, i) => `line ${i}: "quoted" back\\slash\ttab naïve — 😀 \u2028 {"json": ${i}}\n`).join('')
+    expect(piped.length).to.be.above(2 * 1024 * 1024)
+    server = await startReplayServer([{body: openaiText(['ok'])}])
+    useServer(server.url)
+    const r = await runJp(['query', ...cfg(), 'summarize'], {sandbox: sb, input: piped})
+    expect(r.code, r.stderr).to.equal(0)
+    const query = `summarize\n\n${piped.trim()}`
+    const body = server.requests[0].json() as {messages: Array<{role: string; content: string}>}
+    expect(body.messages.at(-1)!.content === query, 'the request carries the query exactly').to.equal(true)
+    const dir = join(sb.env.JP_USER_DATA_DIR!, 'workspace', '.jp', 'conversations')
+    const [id] = readdirSync(dir)
+    const stored = await loadEvents(join(dir, id, 'events.json'), join(dir, id, 'events.log'))
+    const request = stored.events.find((e) => e.type === 'chat_request') as {content?: string}
+    expect(request.content === query, 'the stored query is the query exactly').to.equal(true)
+  })
+
   it('continues the active conversation: the second request carries the first exchange', async () => {
     server = await startReplayServer([{body: openaiText(['first answer'])}, {body: openaiText(['second answer'])}])
     useServer(server.url)

@@ -87,7 +87,8 @@ describe('e2e: one owner of the terminal (issue 17)', function () {
   })
 
   it('finding 8: an editor killed in raw mode in the alternate screen leaves no trace — the prompt is back on the main screen, modes off, Ctrl+C and line feeds work, stty as before', async () => {
-    const lines: SlowResponse = {text: ['line one\n', 'line two\n', ...words(60, 'x')], intervalMs: 80}
+    // Paragraphs of their own: the answer is rendered as markdown on the terminal.
+    const lines: SlowResponse = {text: ['line one\n\n', 'line two\n\n', ...words(60, 'x')], intervalMs: 80}
     const r = await start([SLOW, lines], {env: {JP_EDITOR: KILLED_RAW}})
     await atReply(r, 'keep me')
     r.term.markOutput()

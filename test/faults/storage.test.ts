@@ -126,8 +126,9 @@ describe('faults: storage, locking and killed processes', function () {
     const r = await runJp(['query', ...cfg, 'two'], {sandbox: sb, env})
     expect(r.code).to.equal(1)
     const errors = errLines(r.stderr).filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l))
-    expect(errors, r.stderr).to.have.length(1)
+    expect(errors, r.stderr).to.have.length(2)
     expect(errors[0]).to.match(/^Error: cannot write .*events\.(json|log): ENOSPC.*unchanged/)
+    expect(errors[1]).to.match(/^Nothing after the failed write was saved; /)
     // The turn could not even be recorded, so nothing was sent.
     expect(server.requests).to.have.length(1)
     expect(readFileSync(events, 'utf8')).to.equal(before)

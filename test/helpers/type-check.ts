@@ -3,12 +3,13 @@
 // A type test is a file of declarations that compile only while a property of
 // the code's types holds, with `@ts-expect-error` lines proving each check
 // can fail; the mocha test asserts the compiler reports nothing.
+// typeErrorsWith compiles the real code with one change made in memory, to
+// ask whether that change would still compile (a new union member must not).
 import {join, relative} from 'node:path'
 import ts from 'typescript'
 import {ROOT} from './cli.js'
 
-/** tsc's diagnostics for `files` (paths relative to the repository root), one line each; empty when they type-check. */
-export function typeErrors(...files: string[]): string[] {
+function testOptions(): ts.CompilerOptions {
   const configPath = join(ROOT, 'tsconfig.test.json')
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {noEmit: true}, {
     ...ts.sys,
@@ -17,11 +18,53 @@ export function typeErrors(...files: string[]): string[] {
     },
   })
   if (!parsed) throw new Error(`cannot read ${configPath}`)
-  const program = ts.createProgram(files.map((f) => join(ROOT, f)), parsed.options)
-  return ts.getPreEmitDiagnostics(program).map((d) => {
+  return parsed.options
+}
+
+/** `path:line:column: message`, one line per diagnostic (of `only` those files, when given: type checking is per file). */
+function lines(program: ts.Program, only?: string[]): string[] {
+  const diagnostics = only
+    ? only.flatMap((f) => {
+        const file = program.getSourceFile(join(ROOT, f))
+        if (!file) throw new Error(`${f} is not part of the program`)
+        return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]
+      })
+    : ts.getPreEmitDiagnostics(program)
+  return diagnostics.map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, ' ')
     if (!d.file || d.start === undefined) return text
     const {line, character} = d.file.getLineAndCharacterOfPosition(d.start)
     return `${relative(ROOT, d.file.fileName)}:${line + 1}:${character + 1}: ${text}`
   })
+}
+
+/** tsc's diagnostics for `files` (paths relative to the repository root), one line each; empty when they type-check. */
+export function typeErrors(...files: string[]): string[] {
+  return lines(ts.createProgram(files.map((f) => join(ROOT, f)), testOptions()))
+}
+
+/** One source change for {@link typeErrorsWith}: in `file` (repository-relative), `from` (which must occur) becomes `to`. */
+export interface SourceEdit {
+  file: string
+  from: string
+  to: string
+}
+
+let reused: ts.Program | undefined
+
+/** tsc's diagnostics for `roots` (or only for the files `only`) with `edit` applied in memory (the files on disk are untouched). */
+export function typeErrorsWith(roots: string[], edit: SourceEdit, only?: string[]): string[] {
+  const options = testOptions()
+  const target = join(ROOT, edit.file)
+  const original = ts.sys.readFile(target)
+  if (original === undefined || !original.includes(edit.from)) throw new Error(`${edit.file} has no ${JSON.stringify(edit.from)}: the test no longer matches the code`)
+  const changed = original.replace(edit.from, edit.to)
+  const host = ts.createCompilerHost(options)
+  const getSourceFile = host.getSourceFile.bind(host)
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
+    fileName === target ? ts.createSourceFile(fileName, changed, languageVersion, true) : getSourceFile(fileName, languageVersion, onError, shouldCreate)
+  host.readFile = (fileName) => (fileName === target ? changed : ts.sys.readFile(fileName))
+  // Reusing the last program keeps every unchanged file's parse: one variant costs about one file.
+  reused = ts.createProgram({rootNames: roots.map((f) => join(ROOT, f)), options, host, oldProgram: reused})
+  return lines(reused, only)
 }

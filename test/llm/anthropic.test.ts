@@ -20,7 +20,7 @@ describe('llm/anthropic adapter', () => {
     const got = await collect(provider(server.url).stream(simple, never()))
     expect(got.error).to.equal(undefined)
     expect(got.text).to.equal('Héllo, wörld — two lines\nhere 🙂')
-    expect(ofType(got.events, 'usage')).to.deep.equal([{type: 'usage', inputTokens: 25, outputTokens: 14}])
+    expect(ofType(got.events, 'usage')).to.deep.equal([{type: 'usage', inputTokens: 25, outputTokens: 14, cachedTokens: 4}])
     expect(got.events.at(-1)).to.deep.equal({type: 'finish', reason: 'stop', raw: 'end_turn'})
   })
 

@@ -21,7 +21,7 @@ describe('llm/openai adapter', () => {
     expect(got.error).to.equal(undefined)
     expect(got.text).to.equal('Héllo, wörld 🙂\nbye')
     expect(got.reasoning).to.equal('')
-    expect(ofType(got.events, 'usage')).to.deep.equal([{type: 'usage', inputTokens: 19, outputTokens: 7}])
+    expect(ofType(got.events, 'usage')).to.deep.equal([{type: 'usage', inputTokens: 19, outputTokens: 7, cachedTokens: 0}])
     expect(got.events.at(-1)).to.deep.equal({type: 'finish', reason: 'stop', raw: 'stop'})
   })
 

@@ -6,7 +6,7 @@ import {expect} from 'chai'
 import fc from 'fast-check'
 
 import {sanitize} from '../../src/lib/printer/sanitize.js'
-import {render} from './render-helpers.js'
+import {plain, render} from './render-helpers.js'
 
 const ESC = '\u001b'
 const BEL = '\u0007'
@@ -56,5 +56,17 @@ describe('markdown: no control sequence from model text', () => {
   it('model SGR is not passed through (the renderer styles the text itself)', async () => {
     const out = await render(sanitize(`plain ${ESC}[31mred${ESC}[0m`, {keepColor: false}))
     expect(out).to.equal('plain red\n')
+  })
+})
+
+describe('markdown: links', () => {
+  it('are their text then the URL; OSC 8 only with style.hyperlinks', async () => {
+    const text = 'Read [the guide](https://example.com/guide) first.\n'
+    const off = await render(text, {color: false})
+    expect(plain(off)).to.equal('Read the guide (https://example.com/guide) first.\n')
+    expect(off).to.not.include('\u001b]8;;')
+    const on = await render(text, {color: false, hyperlinks: true})
+    expect(on).to.include('\u001b]8;;https://example.com/guide\u001b\\')
+    expect(plain(on)).to.equal(plain(off))
   })
 })

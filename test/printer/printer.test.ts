@@ -1,5 +1,10 @@
 import {expect} from 'chai'
+import {spawnSync} from 'node:child_process'
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
 import {Writable} from 'node:stream'
+import {fileURLToPath} from 'node:url'
 
 import {colorEnabled, Printer, resolveFormat} from '../../src/lib/printer/printer.js'
 import {claimPromptArea} from '../../src/lib/terminal/owner.js'
@@ -79,6 +84,66 @@ describe('Printer', () => {
     await printer.flush()
     expect(stdout.data).to.equal(raw + '\n')
   })
+
+  it('writes a piece that comes with its UTF-8 bytes to a file or pipe as those bytes, in call order, without reading its text', async () => {
+    const entries: [string, string][] = []
+    const stdout = new Sink({name: 'out', entries})
+    const stderr = new Sink({name: 'err', entries})
+    const printer = new Printer({stdout, stderr, openPromptWriter: () => undefined})
+    const text = 'naïve — 😀 "q"\n'.repeat(400)
+    const piece = {
+      get text(): string {
+        throw new Error('the text of a piece of bytes was read')
+      },
+      utf8: Buffer.from(text, 'utf8').toString('latin1'),
+    }
+    printer.assistant('before ')
+    printer.assistant(piece)
+    printer.notice('n')
+    printer.assistant({text: 'short', utf8: 'short'}) // below the size written as it is: queued as text
+    printer.endAssistant()
+    await printer.flush()
+    expect(entries).to.deep.equal([
+      ['out', 'before '],
+      ['out', text],
+      ['err', 'n\n'],
+      ['out', 'short\n'],
+    ])
+  })
+
+  it('shows a piece that comes with bytes from its text on a terminal (sanitized) and in json', async () => {
+    const raw = `x${ESC}]0;t\u0007 — `.repeat(1000)
+    const piece = {text: raw, utf8: Buffer.from(raw, 'utf8').toString('latin1')}
+    const tty = make({tty: true})
+    tty.printer.assistant(piece)
+    tty.printer.endAssistant()
+    await tty.printer.flush()
+    expect(tty.stdout.data).to.equal('x — '.repeat(1000) + '\n')
+    const json = make({format: 'json'})
+    json.printer.assistant(piece)
+    await json.printer.flush()
+    expect(JSON.parse(json.stdout.data)).to.deep.equal({type: 'text', text: raw})
+  })
+
+  for (const target of ['pipe', 'file'] as const) {
+    it(`on a real stdout (${target}) whose writes reuse the printer's buffer, every byte of a long mixed answer arrives in order`, async () => {
+      const child = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bytes-child.ts')
+      const {expectedAnswer} = await import('./fixtures/bytes-child.js')
+      const dir = mkdtempSync(join(tmpdir(), 'jp-printer-'))
+      try {
+        const out = join(dir, 'out')
+        const fd = openSync(out, 'w')
+        const r = spawnSync(process.execPath, ['--import', 'tsx', child, 'run'], {stdio: ['ignore', target === 'file' ? fd : 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024})
+        closeSync(fd)
+        expect(r.status, String(r.stderr)).to.equal(0)
+        const got = target === 'file' ? readFileSync(out, 'utf8') : r.stdout.toString('utf8')
+        expect(got.length).to.equal(expectedAnswer().length)
+        expect(got === expectedAnswer(), 'the bytes are the answer').to.equal(true)
+      } finally {
+        rmSync(dir, {recursive: true, force: true})
+      }
+    })
+  }
 
   it('puts chrome, notices, warnings and reasoning on stderr only; reasoning filtered, quoted text in chrome shown escaped', async () => {
     const {printer, stdout, stderr} = make({tty: true})

@@ -8,7 +8,7 @@ import {describe, it} from 'mocha'
 import type {ConversationEvent} from '../../src/lib/conversation/events.js'
 import {IN_MEMORY_FIELD_CHARS} from '../../src/lib/conversation/journal.js'
 import {chunkText, type StreamedChunk} from '../../src/lib/conversation/streamed-chunk.js'
-import {AnswerRecorder} from '../../src/lib/turn/answer-recorder.js'
+import {AnswerRecorder, RECORDER_BUFFER_BYTES} from '../../src/lib/turn/answer-recorder.js'
 
 interface Gate {
   promise: Promise<void>
@@ -124,6 +124,43 @@ describe('turn: the answer recorder', () => {
     let closed: unknown
     await r.close().catch((e: unknown) => (closed = e))
     expect((closed as Error).message).to.match(/ENOSPC/)
+  })
+
+  it('pieces of bytes (a template stream) are gathered as sent, and their text is read only while text is kept in memory', async () => {
+    const {r, chunks} = recorder()
+    let reads = 0
+    const piece = (text: string) => ({
+      get text() {
+        reads++
+        return text
+      },
+      json: Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8').toString('latin1'),
+    })
+    const big = '"naïve" — 😀\n'.repeat(8 * 1024)
+    const count = Math.ceil(IN_MEMORY_FIELD_CHARS / big.length) + 20
+    for (let i = 0; i < count; i++) {
+      r.add(piece(big))
+      await r.flush()
+    }
+    await r.close()
+    expect(chunks.map(chunkText).join('').length + big.length).to.equal(count * big.length)
+    expect(reads, 'texts read: only those kept').to.be.at.most(Math.ceil(IN_MEMORY_FIELD_CHARS / big.length) + 2)
+  })
+
+  it('streaming 12 MB through a slow disk, its two buffers stay the size they were made at (no growing, no garbage)', async () => {
+    const {r, chunks} = recorder({slow: () => new Promise<void>((resolve) => setTimeout(resolve, 1))})
+    r.add('first')
+    await r.flush()
+    const piece = '"y" — '.repeat(5 * 1024)
+    for (let i = 0; i < 400; i++) {
+      r.add(piece)
+      await r.writable() // the stream loop's pause
+    }
+    await r.close()
+    expect(chunks.length, 'the disk was slower than the stream: writes gathered several pieces').to.be.below(200)
+    expect(chunks.map(chunkText).join('')).to.equal(piece.repeat(400))
+    expect(r.bufferBytes).to.equal(2 * RECORDER_BUFFER_BYTES)
+    expect(RECORDER_BUFFER_BYTES, 'the pause mark is well under the old 4 MiB').to.be.at.most(2 * 1024 * 1024)
   })
 
   it('does not hold the stream when little is pending', async () => {

@@ -7,7 +7,8 @@ import {sanitizeUntrusted, untrustedJson} from '../../lib/text/untrusted.js'
 
 export default class ConversationShow extends JpCommand {
   static summary = 'Print a conversation as readable text'
-  static description = 'Defaults to the active conversation. With --format json, prints the stored events, one per line.'
+  static description =
+    'Defaults to the active conversation. Each turn shows its queries, attached files, answers and tool calls, and ends with the tokens it used (when the provider reported them). With --format json, prints the stored events, one per line.'
   static aliases = ['c:show']
   static args = {id: Args.string({description: 'Conversation id (default: the active one)', ignoreStdin: true})}
 
@@ -33,7 +34,21 @@ export default class ConversationShow extends JpCommand {
     const out: string[] = [`${conv.id}  ${tty ? sanitizeUntrusted(title) : title}`]
     // On a terminal the answers render as `jp query` renders them (SPEC §18), indented under their label.
     const markdown = tty ? await this.markdown(id) : undefined
-    for (const e of conv.events) out.push(...(await renderEvent(e, clean, markdown)))
+    const {sumUsage, usageLine} = await import('../../lib/conversation/usage.js')
+    // Each turn ends with what it cost (the usage of its responses, summed), when the provider said.
+    let turn = 0
+    const closeTurn = (end: number) => {
+      const usage = sumUsage(conv.events.slice(turn, end))
+      if (usage) out.push(usageLine(usage))
+    }
+    for (const [i, e] of conv.events.entries()) {
+      if (e.type === 'turn_start') {
+        closeTurn(i)
+        turn = i
+      }
+      out.push(...(await renderEvent(e, clean, markdown)))
+    }
+    closeTurn(conv.events.length)
     process.stdout.write(out.join('\n') + '\n')
   }
 
@@ -96,6 +111,11 @@ async function renderEvent(e: ConversationEvent, clean: (s: string) => string, m
       return [`tool result [${clean(String(ev.id))}]${ev.is_error ? ' (error)' : ''}:`, indent(clean(String(ev.content)))]
     case 'config_delta':
       return [`config change: ${clean(JSON.stringify(ev.delta))}`]
+    case 'attachment':
+      return [`attached ${clean(String(ev.path))}:`, indent(clean(String(ev.content)))]
+    case 'usage':
+      // Summed under the turn instead.
+      return []
     default: {
       const {timestamp: _t, type, ...rest} = ev
       return [`${clean(String(type))}: ${clean(JSON.stringify(rest))}`]

@@ -8,7 +8,8 @@
 //   this.workspace()   the Workspace (--workspace, nearest .jp/, else the user default)
 //   this.store()       the ConversationStore of that workspace; announces the default
 //                      workspace on stderr the one time it gets created
-//   this.loadConfig({conversationId?})  the merged Config, including that conversation's stored layer
+//   this.loadConfig({conversationId?, onLayer?})  the merged Config, including that conversation's stored layer
+//   this.activeConversation()  the active conversation's id, if it exists
 //   this.fail(err)     prints any error as one line and exits 1 (config, workspace, storage, lock errors)
 //   this.say(line)     one line of chrome on stderr
 // Both pass the one sanitizer for untrusted text: messages quote ids, paths,
@@ -19,6 +20,7 @@
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import {errorLine} from '../text/one-line.js'
 import type {Config} from '../config/types.js'
+import type {PartialConfig} from '../config/schema.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -79,7 +81,9 @@ export abstract class JpCommand extends Command {
       const input = options ?? (this.ctor as unknown as Interfaces.Input<F, B, A>)
       failUsage(usageErrorFromParse(error, this.id, {flags: {...input.baseFlags, ...input.flags}, args: input.args}))
     }
-    this.globals = out.flags as GlobalFlags
+    const flags = out.flags as GlobalFlags & {'workspace-dir'?: string; workspace?: unknown}
+    // `jp config set` has a --workspace switch of its own; its -w DIR is `workspace-dir`.
+    this.globals = {cfg: flags.cfg, format: flags.format, workspace: typeof flags.workspace === 'string' ? flags.workspace : flags['workspace-dir']}
     return out
   }
 
@@ -120,8 +124,17 @@ export abstract class JpCommand extends Command {
     return this.cachedStore
   }
 
+  /** The active conversation's id when it still exists (the conversation `jp query` would continue), else undefined. */
+  protected async activeConversation(): Promise<string | undefined> {
+    const store = await this.store()
+    const id = await store.activeId()
+    if (!id) return undefined
+    const {existsSync} = await import('node:fs')
+    return existsSync(store.paths(id).dir) ? id : undefined
+  }
+
   /** The merged config. With `conversationId`, that conversation's base config and deltas are a layer. */
-  protected async loadConfig(opts: {conversationId?: string} = {}): Promise<Config> {
+  protected async loadConfig(opts: {conversationId?: string; onLayer?: (layer: PartialConfig) => void} = {}): Promise<Config> {
     const workspace = await this.workspace()
     const store = opts.conversationId ? await this.store() : undefined
     const {loadWorkspaceConfig} = await import('../conversation/config.js')

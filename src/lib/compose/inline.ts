@@ -1,6 +1,8 @@
 // The inline surface: the inline widget with its Ctrl+X escape to the editor.
-// The widget owns the buffer; the editor only ever re-seeds it, so whatever
-// happens in the editor the user comes back to their text.
+// The widget owns the buffer; the editor only ever re-seeds it (or, for a
+// caller's own document such as the query's QUERY_MESSAGE.md, ends the
+// composition), so whatever happens in the editor the user comes back to
+// their text.
 import type {EditMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type CancelReason, type PromptBackend} from '../inquire/types.js'
@@ -12,8 +14,8 @@ export interface ComposeDeps {
   /** `undefined` when no editor is configured: Ctrl+X then does nothing. */
   editor: EditorBackend | undefined
   editMode: EditMode
-  /** One line of chrome on stderr (notices about the editor). */
-  notice: (line: string) => void
+  /** One line of chrome on stderr (notices about the editor); awaited, so it is on screen before the next prompt. */
+  notice: (line: string) => void | Promise<void>
   /** Earlier texts of this conversation, oldest first (Up/Down history). */
   history?: string[] | (() => string[])
   /** Why there is no editor, for the notice; defaults to NO_EDITOR_REASON. */
@@ -71,14 +73,36 @@ function historyOf(deps: ComposeDeps): string[] | undefined {
   return typeof deps.history === 'function' ? deps.history() : deps.history
 }
 
+/** What the editor made of the buffer after Ctrl+X: the buffer replaced, kept as it was, or (a caller's document) the composition's result. */
+export type EscapeResult<R> = {type: 'reseed'; text: string} | {type: 'keep'} | {type: 'done'; value: R}
+
+/** Ctrl+X's editor side; rejects when the editor cannot open (the buffer is then kept, with a notice). */
+export type EditorEscape<R> = (buffer: string) => Promise<EscapeResult<R>>
+
+/** The plain-text escape: the editor edits the buffer itself; saved re-seeds it (even empty), cancelled keeps it. */
+export function textEscape(editor: EditorBackend): EditorEscape<never> {
+  return async (buffer) => {
+    const edited = await editor.editText(buffer)
+    return edited.outcome === 'saved' ? {type: 'reseed', text: withoutFinalNewline(edited.text)} : {type: 'keep'}
+  }
+}
+
 /**
  * Runs the inline widget until the user submits or cancels. Ctrl+X opens the
- * editor seeded with the buffer and always comes back to the widget: saved →
- * the buffer becomes the editor's text (even empty); cancelled → the buffer is
- * kept; a spawn/I-O failure → a notice and the buffer is kept; no editor →
- * nothing happens. Ctrl+C (or a prompt rejected as cancelled) is `cancelled`.
+ * editor seeded with the buffer (`escape`, default {@link textEscape}) and
+ * comes back to the widget: saved → the buffer becomes the editor's text
+ * (even empty); cancelled → the buffer is kept; a spawn/I-O failure → a
+ * notice and the buffer is kept; no editor → nothing happens. An escape may
+ * instead end the composition (`done`). Ctrl+C (or a prompt rejected as
+ * cancelled) is `cancelled`.
  */
-export async function editInline(deps: ComposeDeps, request: InlineEditRequest): Promise<InlineEditResult> {
+export function editInline(deps: ComposeDeps, request: InlineEditRequest): Promise<InlineEditResult>
+export function editInline<R>(deps: ComposeDeps, request: InlineEditRequest, escape: EditorEscape<R>): Promise<InlineEditResult | {type: 'done'; value: R}>
+export async function editInline<R>(
+  deps: ComposeDeps,
+  request: InlineEditRequest,
+  escape?: EditorEscape<R>,
+): Promise<InlineEditResult | {type: 'done'; value: R}> {
   let buffer = request.initialText ?? ''
   for (;;) {
     let outcome
@@ -87,7 +111,8 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
         message: request.message,
         initialText: buffer,
         editMode: deps.editMode,
-        editorEscape: request.editorEscape,
+        // No editor: Ctrl+X is neither offered nor bound (the help line must not offer what does not work).
+        editorEscape: request.editorEscape && deps.editor !== undefined,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
         ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
         ...(request.signal ? {signal: request.signal} : {}),
@@ -112,14 +137,23 @@ export async function editInline(deps: ComposeDeps, request: InlineEditRequest):
     // A widget that reports the escape although it was unwired is ignored:
     // the user asked for no editor.
     if (!request.editorEscape || deps.editor === undefined) continue
+    // What was typed is on disk before the editor opens (it may crash, or be killed).
+    deps.typedDraft?.update(buffer)
+    deps.typedDraft?.flush()
+    let step: EscapeResult<R>
     try {
-      const edited = await deps.editor.editText(buffer)
-      if (edited.outcome === 'saved') {
-        buffer = withoutFinalNewline(edited.text)
-        deps.typedDraft?.update(buffer)
-      }
+      step = await (escape ?? textEscape(deps.editor))(buffer)
     } catch (error) {
-      deps.notice(editorNotice(errorMessage(error), 'Keeping your text.'))
+      await deps.notice(editorNotice(errorMessage(error), 'Keeping your text.'))
+      continue
+    }
+    if (step.type === 'done') {
+      deps.typedDraft?.clear()
+      return step
+    }
+    if (step.type === 'reseed') {
+      buffer = step.text
+      deps.typedDraft?.update(buffer)
     }
   }
 }

@@ -26,7 +26,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
       streaming: {action: 'prompt', compose_in_editor: false},
       tool_call: {action: 'prompt', compose_in_editor: false},
     },
-    query: {compose_in_editor: false},
+    query: {compose_in_editor: false, attach_max_bytes: 1024 * 1024},
     style: {markdown: true, hyperlinks: false, code_theme: 'ansi'},
     conversation: {
       tools: {

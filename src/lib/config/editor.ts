@@ -4,7 +4,7 @@
 //
 // shlex and which are small and synchronous; they load with this module so
 // that `command()` can stay synchronous (buildEditorBackend is).
-import {isAbsolute, resolve} from 'node:path'
+import {basename, isAbsolute, resolve} from 'node:path'
 import {quote} from 'shlex'
 import whichPkg from 'which'
 
@@ -90,6 +90,19 @@ export class EditorConfig {
    * `editor.cmd` when set and non-blank, else the first usable variable of
    * `editor.envs`. Throws ConfigError for an `editor.cmd` that cannot be split.
    */
+  /**
+   * How a prompt names the editor this config opens: a plugin backend by its
+   * name, `editor.cmd` by its program, a variable as `$VISUAL (nvim)`;
+   * undefined when there is none. Untrusted text: sanitize before showing.
+   */
+  label(): string | undefined {
+    if (this.backend !== 'terminal') return this.backend
+    const command = this.command()
+    if (command === undefined) return undefined
+    const program = basename(command.shell ? (command.program.trim().split(/\s+/)[0] ?? command.program) : command.program)
+    return command.source === 'editor.cmd' ? program : `$${command.source} (${program})`
+  }
+
   command(): EditorCommand | undefined {
     return this.fromCmd() ?? this.fromEnvs()
   }

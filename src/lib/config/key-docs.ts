@@ -174,6 +174,11 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
       'Where the query is written: `false` the inline prompt (Ctrl+X opens the full `QUERY_MESSAGE.md` document in your editor, seeded with the buffer), `true` the editor first (the inline prompt if it cannot open), `"always"` the editor only (an error if it cannot open), `"never"` the inline prompt only (Ctrl+X unbound). `-e` prefers the editor for one query. No effect without a terminal. See docs/reply-flow.md.',
     example: 'true',
   },
+  'query.attach_max_bytes': {
+    description:
+      'The largest file `jp query -a PATH` attaches, in bytes (default 1 MiB). A larger file stops the query before any request or editor, naming it.',
+    example: '4194304',
+  },
 
   conversation: {description: 'Conversation settings.', example: '{}'},
   'conversation.tools': {

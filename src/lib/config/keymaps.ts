@@ -221,17 +221,21 @@ const joined = (chords: readonly string[]) => chords.join(' ')
  * time; see keyBindingConflicts.)
  */
 export function effectiveKeymap(mode: KeymapName, user?: Record<string, string>): Map<string, KeyActionName> {
-  const map = new Map<string, KeyActionName>(Object.entries(DEFAULT_KEYMAPS[mode]))
+  const defaults = new Map<string, KeyActionName>(Object.entries(DEFAULT_KEYMAPS[mode]))
+  const mine = new Map<string, KeyActionName>()
   for (const b of parseTable(user)) {
     const key = joined(b.chords)
-    for (const existing of [...map.keys()]) {
-      const first = existing.split(' ')[0]
-      // The default is the user's key's prefix, or the user's key is its prefix.
-      if (existing === key || (b.chords.length === 2 && existing === b.chords[0]) || (b.chords.length === 1 && first === key && existing !== key)) map.delete(existing)
+    for (const table of [defaults, mine]) {
+      for (const existing of [...table.keys()]) {
+        const first = existing.split(' ')[0]
+        // The same key, the user's key's first key, or a sequence the user's key starts.
+        if (existing === key || (b.chords.length === 2 && existing === b.chords[0]) || (b.chords.length === 1 && first === key && existing !== key)) table.delete(existing)
+      }
     }
-    if (b.action !== 'none') map.set(key, b.action)
+    if (b.action !== 'none') mine.set(key, b.action)
   }
-  return map
+  // The user's keys first: the help line names the first key bound to an action.
+  return new Map([...mine, ...defaults])
 }
 
 /** A user key that shadows a longer sequence: pressing it would run it before the sequence could be typed. */

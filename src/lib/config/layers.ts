@@ -9,7 +9,7 @@ import {formatKeyPath, parseKeyPath} from './locate.js'
 import {mergeConfig} from './merge.js'
 import {parseConfigToml, parseValue} from './parse.js'
 import {CONFIG_SCHEMA, isTable, type PartialConfig, type Schema, schemaAt} from './schema.js'
-import {withoutRestrictedKeys} from './trust.js'
+import {changedSettings, CONFIG_SOURCE, restrictedSettings, withoutRestrictedKeys, type TrustSource, type WorkspaceTrust} from './trust.js'
 import type {Config} from './types.js'
 import {copyLayerOrigin, validatePartial} from './validate.js'
 
@@ -20,14 +20,14 @@ function nest(path: readonly string[], value: unknown): Record<string, unknown> 
 }
 
 /**
- * The layer setting `path` to the text `raw` (from `-c KEY=VALUE` or
- * `JP_CFG_*`). Like `git -c`, the text stands as typed where the key takes a
+ * The layer setting `path` to the text `raw` (from `-c KEY=VALUE`,
+ * `JP_CFG_*` or `jp config set KEY VALUE`). Like `git -c`, the text stands as typed where the key takes a
  * string: `-c "editor.cmd='/opt/My Editor/ed'"` keeps the quotes that group
  * the words (a TOML parse would strip them). Where the key is typed, the
  * text is parsed as a TOML value (`2`, `true`, `["a"]`, `{program = "x"}`),
  * falling back to the raw string when that does not fit.
  */
-async function layerAt(path: string[], raw: string, source: string): Promise<PartialConfig> {
+export async function layerAt(path: string[], raw: string, source: string): Promise<PartialConfig> {
   const schema = schemaAt(path)
   if (schema?.kind === 'string') return validatePartial(nest(path, raw), source)
   const parsed = await parseValue(raw)
@@ -135,33 +135,51 @@ export interface WorkspaceLayerOptions {
   /** The conversation's stored config (base config with its deltas folded in). */
   conversationConfig?: unknown
   conversationConfigSource?: string
-  /** Whether the user trusts the workspace (`jp trust`). */
-  trusted: boolean
+  /** How the trust file names the conversation's layer (`conversations/ID`). */
+  conversationTrustSource?: TrustSource
+  /** How far the user trusts the workspace (`jp trust`, ./trust.ts). */
+  trust: WorkspaceTrust
+}
+
+/** Restricted keys an untrusted or changed workspace layer tried to set (dotted), and why they were ignored. */
+export interface IgnoredSettings {
+  /** `untrusted`: never trusted; `changed`: not what the trust covers (`pathOnly`: the trust covers no settings). */
+  reason: 'untrusted' | 'changed'
+  keys: string[]
+  /** The layers they came from (`changed` only). */
+  sources: TrustSource[]
+  pathOnly: boolean
 }
 
 /**
  * The layers that come from the workspace: its `.jp/config.toml` and the
  * conversation's stored config (conversations live in `.jp/` too, so a
  * repository can ship one). Both are validated in full — a broken file still
- * stops jp — and, for an untrusted workspace, lose the keys that redirect
- * requests or run programs (./trust.ts); `ignored` lists those, dotted.
+ * stops jp — and lose the keys that redirect requests or run programs
+ * (./trust.ts) unless the user's trust covers them as they are now.
  */
-export async function workspaceLayers(opts: WorkspaceLayerOptions): Promise<{layers: PartialConfig[]; ignored: string[]}> {
+export async function workspaceLayers(opts: WorkspaceLayerOptions): Promise<{layers: PartialConfig[]; ignored?: IgnoredSettings}> {
   const layers: PartialConfig[] = []
-  const ignored: string[] = []
-  const add = (layer: PartialConfig | undefined) => {
+  const trust = opts.trust
+  const ignored: IgnoredSettings = {reason: trust === 'none' ? 'untrusted' : 'changed', keys: [], sources: [], pathOnly: typeof trust === 'object' && trust.pathOnly === true}
+  const add = (layer: PartialConfig | undefined, source: TrustSource) => {
     if (layer === undefined) return
-    if (opts.trusted) return void layers.push(layer)
-    const filtered = withoutRestrictedKeys(layer)
-    copyLayerOrigin(layer, filtered.layer)
-    for (const key of filtered.ignored.map(formatKeyPath)) if (!ignored.includes(key)) ignored.push(key)
-    layers.push(filtered.layer)
+    if (trust === 'all') return void layers.push(layer)
+    let dropped: string[]
+    if (trust === 'none') dropped = withoutRestrictedKeys(layer).ignored.map(formatKeyPath)
+    else {
+      dropped = changedSettings(restrictedSettings(layer), trust.settings[source])
+      if (dropped.length === 0) return void layers.push(layer)
+      ignored.sources.push(source)
+    }
+    for (const key of dropped) if (!ignored.keys.includes(key)) ignored.keys.push(key)
+    layers.push(withoutRestrictedKeys(layer).layer)
   }
-  if (opts.root) add(await fileLayer(join(opts.root, '.jp', 'config.toml')))
+  if (opts.root) add(await fileLayer(join(opts.root, '.jp', 'config.toml')), CONFIG_SOURCE)
   if (opts.conversationConfig !== undefined) {
-    add(validatePartial(opts.conversationConfig, opts.conversationConfigSource ?? 'conversation config'))
+    add(validatePartial(opts.conversationConfig, opts.conversationConfigSource ?? 'conversation config'), opts.conversationTrustSource ?? 'conversation')
   }
-  return {layers, ignored}
+  return ignored.keys.length > 0 ? {layers, ignored} : {layers}
 }
 
 /** `$XDG_CONFIG_HOME/jp/config.toml`, else `~/.config/jp/config.toml`. */

@@ -7,7 +7,8 @@
 // (TOML), ./merge.ts, ./layers.ts (files, JP_CFG_*, --cfg).
 import {defaultConfig} from './defaults.js'
 import {conflictProblem, keyBindingConflicts} from './keymaps.js'
-import {cfgArgLayer, envLayers, fileLayer, userConfigPath, workspaceLayers} from './layers.js'
+import {cfgArgLayer, envLayers, fileLayer, userConfigPath, workspaceLayers, type IgnoredSettings} from './layers.js'
+import type {WorkspaceTrust} from './trust.js'
 import {mergeConfig, normalize} from './merge.js'
 import type {PartialConfig} from './schema.js'
 import type {Config} from './types.js'
@@ -18,7 +19,7 @@ export {CONFIG_SCHEMA, type PartialConfig} from './schema.js'
 export {formatKeyPath, parseKeyPath} from './locate.js'
 export {parseConfigToml} from './parse.js'
 export {mergeConfig} from './merge.js'
-export {userConfigPath} from './layers.js'
+export {fileLayer, userConfigPath, type IgnoredSettings} from './layers.js'
 export {validatePartial} from './validate.js'
 
 export interface LoadConfigOptions {
@@ -32,14 +33,21 @@ export interface LoadConfigOptions {
   /** `--cfg` arguments in command-line order. */
   cfgArgs?: readonly string[]
   env?: NodeJS.ProcessEnv
+  /** How the trust file names the conversation's layer (`conversations/ID`). */
+  conversationTrustSource?: string
   /**
-   * False for a workspace the user has not trusted (`jp trust`): its file and
-   * the conversation's stored layer (which lives in the workspace too) lose
-   * the restricted keys of ./trust.ts. Default true; the CLI always decides.
+   * How far the user trusts the workspace (`jp trust`): its file and the
+   * conversation's stored layer (which lives in the workspace too) lose the
+   * restricted keys of ./trust.ts unless the trust covers them as they are.
+   * Default 'all'; the CLI always decides. `workspaceTrusted` is the
+   * yes/no shorthand ('all' / 'none').
    */
+  workspaceTrust?: WorkspaceTrust
   workspaceTrusted?: boolean
-  /** Told the dotted keys an untrusted workspace's layers tried to set (when there are any). */
-  onIgnoredKeys?: (keys: string[]) => void
+  /** Told the dotted keys the workspace's layers tried to set and were ignored, and why (when there are any). */
+  onIgnoredKeys?: (keys: string[], why: IgnoredSettings) => void
+  /** Told each layer above the defaults as it is merged, lowest first (`validate.ts` layerOrigin says where it came from). */
+  onLayer?: (layer: PartialConfig) => void
 }
 
 /** Loads and merges every layer. Throws ConfigError (one line) on any bad layer. */
@@ -47,6 +55,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
   const env = opts.env ?? process.env
   let config = defaultConfig(env)
   const merge = (layer: PartialConfig | undefined) => {
+    if (layer !== undefined) opts.onLayer?.(layer)
     config = mergeConfig(config, layer)
     checkKeyBindings(config, layer)
   }
@@ -55,10 +64,11 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
     root: opts.workspaceRoot,
     conversationConfig: opts.conversationConfig,
     conversationConfigSource: opts.conversationConfigSource,
-    trusted: opts.workspaceTrusted !== false,
+    conversationTrustSource: opts.conversationTrustSource,
+    trust: opts.workspaceTrust ?? (opts.workspaceTrusted === false ? 'none' : 'all'),
   })
   for (const layer of workspace.layers) merge(layer)
-  if (workspace.ignored.length > 0) opts.onIgnoredKeys?.(workspace.ignored)
+  if (workspace.ignored) opts.onIgnoredKeys?.(workspace.ignored.keys, workspace.ignored)
   for (const layer of await envLayers(env, config)) merge(layer)
   for (const arg of opts.cfgArgs ?? []) merge(await cfgArgLayer(arg, opts.cwd))
   return normalize(config)

@@ -104,7 +104,7 @@ export const CONFIG_SCHEMA = table({
     streaming: table({action: oneOf('prompt', 'continue', 'stop', 'abort', 'reply'), compose_in_editor: composeSchema}),
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),
   }),
-  query: table({compose_in_editor: composeSchema}),
+  query: table({compose_in_editor: composeSchema, attach_max_bytes: positive}),
   style: table({markdown: bool, hyperlinks: bool, code_theme: oneOf('ansi', 'dark', 'light', 'mono')}),
   conversation: table({tools: map(toolSchema)}),
 }) satisfies Schema

@@ -93,7 +93,7 @@ export interface Config {
   editor: EditorSection
   interrupt: InterruptSection
   /** Where a bare `jp query` on a terminal composes the query (SPEC §17). */
-  query: {compose_in_editor: ComposeInEditor}
+  query: {compose_in_editor: ComposeInEditor; attach_max_bytes: number}
   /** How assistant text looks on a terminal (SPEC §18 "Markdown on the terminal"). */
   style: StyleSection
   conversation: {tools: Record<string, ToolConfig>}

@@ -3,7 +3,8 @@
 // either keep the edit or put every byte back. The editor writes the files in
 // place; jp itself only ever writes to restore a snapshot, and only when the
 // bytes differ.
-import {rm} from 'node:fs/promises'
+import {lstat, mkdir, rm} from 'node:fs/promises'
+import {basename, dirname} from 'node:path'
 import type {EditorBackend} from '../editor/types.js'
 import {eventsProblem} from './events.js'
 import {readBytes, writeFileDurably} from './files.js'
@@ -62,16 +63,41 @@ export async function snapshot(paths: readonly string[]): Promise<Snapshot> {
   return snap
 }
 
-/** Puts every snapshotted file back, writing only those whose bytes changed. */
+/** Puts every snapshotted file back, writing only those whose bytes changed (and the directory, if the editor removed it). */
 export async function restore(snap: Snapshot): Promise<void> {
   for (const [path, before] of snap) {
-    const now = await readBytes(path)
+    const now = await readBytes(path).catch(() => undefined)
     if (before === undefined) {
       if (now !== undefined) await rm(path, {force: true})
     } else if (now === undefined || !now.equals(before)) {
+      // Not recursive: only the conversation's own directory is made again, never a parent.
+      await mkdir(dirname(path), {mode: 0o700}).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e
+      })
       await writeFileDurably(path, before)
     }
   }
+}
+
+/**
+ * The conversation directory an edit removed or emptied: gone, or none of
+ * the files it had before left (issue 28). Removing one file of several is an
+ * edit (a missing file reads as empty storage); losing them all is not.
+ */
+async function removedConversation(snap: Snapshot): Promise<string | undefined> {
+  const byDir = new Map<string, string[]>()
+  for (const [path, before] of snap) if (before !== undefined) byDir.set(dirname(path), [...(byDir.get(dirname(path)) ?? []), path])
+  for (const [dir, paths] of byDir) {
+    const isDir = await lstat(dir).then((st) => st.isDirectory(), () => false)
+    if (!isDir) return dir
+    const left = await Promise.all(paths.map((p) => lstat(p).then(() => true, () => false)))
+    if (!left.includes(true)) return dir
+  }
+  return undefined
+}
+
+export function removedMessage(dir: string): string {
+  return `the editor removed conversation ${basename(dir)} (${dir}); it was restored as it was before the edit`
 }
 
 /**
@@ -86,6 +112,9 @@ export async function editConversationFiles(plan: EditPlan, deps: EditDeps): Pro
     for (;;) {
       const outcome = await deps.editor.editFile({paths: plan.open, cwd: deps.cwd})
       if (outcome === 'cancelled') throw new ConversationEditError(CANCELLED_MESSAGE)
+      // A conversation deleted or emptied in the editor is a broken edit, not an empty one.
+      const removed = await removedConversation(snap)
+      if (removed !== undefined) throw new ConversationEditError(removedMessage(removed))
       const problem = await firstProblem(plan.check)
       if (problem === undefined) return
       deps.report(`${LOAD_BACK_PREFIX} ${problem}`)

@@ -31,6 +31,20 @@ export interface ToolCallResponseEvent extends EventBase {
   content: string
   is_error: boolean
 }
+/** A file attached to the query before it (`jp query -a PATH`): sent with it, fenced and labelled with its path. */
+export interface AttachmentEvent extends EventBase {
+  type: 'attachment'
+  /** The path as the user gave it. */
+  path: string
+  content: string
+}
+/** What one model response cost, as the provider reported it (`input` includes `cached`). */
+export interface UsageEvent extends EventBase {
+  type: 'usage'
+  input_tokens: number
+  output_tokens: number
+  cached_tokens: number
+}
 export interface ConfigDeltaEvent extends EventBase {
   type: 'config_delta'
   /** A partial config (validated with validatePartial) applied from this point on. */
@@ -49,6 +63,8 @@ export type KnownEvent =
   | ToolCallRequestEvent
   | ToolCallResponseEvent
   | ConfigDeltaEvent
+  | UsageEvent
+  | AttachmentEvent
 
 export type ConversationEvent = KnownEvent | UnknownEvent
 
@@ -59,6 +75,8 @@ export const KNOWN_EVENT_TYPES = [
   'tool_call_request',
   'tool_call_response',
   'config_delta',
+  'usage',
+  'attachment',
 ] as const
 
 export function isKnownEvent(e: ConversationEvent): e is KnownEvent {
@@ -88,6 +106,14 @@ export const event = {
     is_error: isError,
   }),
   configDelta: (delta: Record<string, unknown>): ConfigDeltaEvent => ({timestamp: now(), type: 'config_delta', delta}),
+  usage: (u: {input: number; output: number; cached: number}): UsageEvent => ({
+    timestamp: now(),
+    type: 'usage',
+    input_tokens: u.input,
+    output_tokens: u.output,
+    cached_tokens: u.cached,
+  }),
+  attachment: (path: string, content: string): AttachmentEvent => ({timestamp: now(), type: 'attachment', path, content}),
 }
 
 /**
@@ -125,6 +151,12 @@ export function eventsProblem(value: unknown): string | undefined {
         break
       case 'config_delta':
         p = need('delta', 'object')
+        break
+      case 'usage':
+        p = need('input_tokens', 'number') ?? need('output_tokens', 'number') ?? need('cached_tokens', 'number')
+        break
+      case 'attachment':
+        p = need('path', 'string') ?? need('content', 'string')
         break
     }
     if (p) return p

@@ -20,6 +20,7 @@ import {randomBytes} from 'node:crypto'
 import {constants} from 'node:fs'
 import {chmod, lstat, mkdir, open, readdir, rename, unlink, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
+import {jsonParts} from '../text/json-bytes.js'
 
 export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
@@ -145,13 +146,14 @@ export function isTempName(name: string): boolean {
  * directory. On any failure the temp file is removed, `path` is untouched,
  * and a WriteFailedError names `path`.
  */
-export async function writeFileDurably(path: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+export async function writeFileDurably(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+  // Parts are written one after the other: a large file is never joined into one buffer first.
+  const parts = fewWrites(typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data)
   const temp = tempPathFor(path)
   let fh: FileHandle | undefined
   try {
     fh = await open(temp, 'wx', FILE_MODE)
-    await writeAll(fh, bytes)
+    for (const part of parts) await writeAll(fh, part)
     await fh.sync()
     await fh.close()
     fh = undefined
@@ -162,6 +164,14 @@ export async function writeFileDurably(path: string, data: string | Uint8Array):
     throw new WriteFailedError(path, error)
   }
   await syncDir(dirname(path), path)
+}
+
+/** Small parts (a few records) joined into one write; large ones are left as they are. */
+function fewWrites(parts: readonly Uint8Array[]): readonly Uint8Array[] {
+  if (parts.length < 2) return parts
+  let total = 0
+  for (const p of parts) total += p.length
+  return total <= 64 * 1024 ? [Buffer.concat(parts)] : parts
 }
 
 /** Makes a rename or a new file in `dir` durable. */
@@ -188,7 +198,7 @@ export async function syncDir(dir: string, forPath = dir): Promise<void> {
  */
 export async function appendDurably(path: string, data: string | Uint8Array | Uint8Array[], knownSize?: number): Promise<number> {
   // Parts are written one after the other: a large chunk is never copied into one buffer first.
-  const parts = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : Array.isArray(data) ? data : [data]
+  const parts = fewWrites(typeof data === 'string' ? [Buffer.from(data, 'utf8')] : Array.isArray(data) ? data : [data])
   let fh: FileHandle | undefined
   let size = -1
   let created = false
@@ -257,6 +267,9 @@ export async function writeIfChanged(path: string, text: string): Promise<boolea
 }
 
 export const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n'
+
+/** `toJson` as UTF-8 parts (text/json-bytes.ts: a large string escaped once). */
+export const toJsonParts = (value: unknown): Buffer[] => [...jsonParts(value, 2), Buffer.from('\n')]
 
 /** Reads and parses a JSON file; undefined when missing; CorruptFileError when unparsable. */
 export async function readJson(path: string): Promise<unknown> {

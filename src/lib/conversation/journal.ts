@@ -21,7 +21,25 @@
 import {rm} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
 import {chunkOf, chunkText, type StreamedChunk} from './streamed-chunk.js'
-import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJson, writeFileDurably} from './files.js'
+import {jsonParts, partsLength} from '../text/json-bytes.js'
+import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJsonParts, writeFileDurably} from './files.js'
+
+/**
+ * Folding the log into events.json failed, but every event is saved in the
+ * log (the next load replays it, the next command tries again): a warning,
+ * not a failure of the command (issue 28).
+ */
+export class CompactionFailedError extends Error {
+  constructor(logPath: string, cause: unknown) {
+    const reason = ((cause as Error)?.message ?? String(cause)).replace(/^cannot write \S+: /, '').replace(/ \(the previous content is unchanged\)$/, '')
+    super(`the turn is saved in ${logPath}, but it could not be folded into events.json: ${reason}; the next run tries again`, {cause})
+    this.name = 'CompactionFailedError'
+  }
+}
+
+export function isCompactionFailed(e: unknown): e is CompactionFailedError {
+  return e instanceof Error && e.name === 'CompactionFailedError'
+}
 
 /** Conversations up to this size (events.json + events.log) are compacted at the end of every command. */
 export const SMALL_CONVERSATION_BYTES = 256 * 1024
@@ -38,6 +56,7 @@ export const IN_MEMORY_FIELD_CHARS = 1 << 20
 
 /** Closes an append record whose text was written as raw bytes. */
 const RECORD_END = Buffer.from('"}}\n')
+const NEWLINE = Buffer.from('\n')
 
 /** Fields that grow while an answer streams: appended to, never rewritten. */
 const STREAMED = new Set(['message', 'reasoning'])
@@ -165,6 +184,8 @@ export class EventJournal {
   private staleLog: boolean
   /** Whether this command has written yet. */
   private wrote = false
+  /** A compaction of this command that failed (the events are in the log); reported at close. */
+  private compactionFailure: CompactionFailedError | undefined
   private queue: Promise<unknown> = Promise.resolve()
   /** Events whose streamed field holds only the start of what is on disk. */
   private readonly incomplete = new Set<number>()
@@ -190,8 +211,12 @@ export class EventJournal {
    */
   sync(events: readonly ConversationEvent[]): Promise<boolean> {
     return this.serial(async () => {
+      // The log as earlier commands left it: what this write adds never makes it worth folding now
+      // (a 200 MB piped query would be written twice, issue 27).
+      const inherited = this.wrote ? 0 : this.logBytes
       if (!(await this.writeDiff(events))) return false
-      if (!this.wrote && this.logBytes >= MIN_COMPACT_LOG_BYTES && this.logBytes >= this.baseBytes) await this.compactNow(events)
+      // The diff is saved: a failed compaction is only a warning, said at close.
+      if (!this.wrote && inherited >= MIN_COMPACT_LOG_BYTES && inherited >= this.baseBytes) await this.tryCompact(events)
       this.wrote = true
       return true
     })
@@ -245,12 +270,29 @@ export class EventJournal {
     this.incomplete.clear()
   }
 
-  /** Writes what is left and folds the log into events.json when the conversation is small (end of a command). */
+  /**
+   * Writes what is left and folds the log into events.json when the
+   * conversation is small (end of a command). A failed write rejects as
+   * such (WriteFailedError: not saved); a failed compaction, once everything
+   * is in the log, rejects with CompactionFailedError (saved).
+   */
   close(events: readonly ConversationEvent[]): Promise<void> {
     return this.serial(async () => {
       await this.writeDiff(events)
-      if (this.logBytes > 0 && this.baseBytes + this.logBytes <= SMALL_CONVERSATION_BYTES) await this.compactNow(events)
+      if (this.logBytes > 0 && this.baseBytes + this.logBytes <= SMALL_CONVERSATION_BYTES) await this.tryCompact(events)
+      const failure = this.compactionFailure
+      this.compactionFailure = undefined
+      if (failure && this.logBytes > 0) throw failure
     })
+  }
+
+  private async tryCompact(events: readonly ConversationEvent[]): Promise<void> {
+    try {
+      await this.compactNow(events)
+      this.compactionFailure = undefined
+    } catch (error) {
+      this.compactionFailure = new CompactionFailedError(this.logPath, error)
+    }
   }
 
   /** Whether events.log exists (events.json alone does not hold every event). */
@@ -337,12 +379,14 @@ export class EventJournal {
       await rm(this.logPath, {force: true})
       this.staleLog = false
     }
-    let text = records.map((r) => JSON.stringify(r) + '\n').join('')
+    // Record by record as parts: a large query is escaped once for this log and the request body (text/json-bytes.ts).
+    const parts: Uint8Array[] = []
     if (this.logBytes === 0) {
       const header: Header = {jp_events_log: 1, base_bytes: this.baseBytes, base_events: this.baseEvents}
-      text = JSON.stringify(header) + '\n' + text
+      parts.push(Buffer.from(JSON.stringify(header) + '\n'))
     }
-    const parts = text === '' ? raw : [Buffer.from(text, 'utf8'), ...raw]
+    for (const r of records) parts.push(...jsonParts(r), NEWLINE)
+    parts.push(...raw)
     // From the end of the last complete line: a torn one left by a crash is cut off first.
     this.logBytes = await appendDurably(this.logPath, parts, this.logFileBytes === 0 ? undefined : this.logBytes)
     this.logFileBytes = this.logBytes
@@ -350,20 +394,23 @@ export class EventJournal {
 
   private async compactNow(events: readonly ConversationEvent[]): Promise<void> {
     await this.complete(events) // never fold a shortened answer into events.json
-    const text = toJson(events)
-    const bytes = Buffer.byteLength(text)
+    const text = toJsonParts(events)
+    const bytes = partsLength(text)
     // Say in the log which events.json replaces it before writing that file:
     // a crash before the log is removed then leaves a log known to be folded
     // in already, not one that seems to continue a file changed behind jp's back.
     if (this.logFileBytes > 0) await this.appendRecords([{compacted_to: {base_bytes: bytes, base_events: events.length}}])
     await writeFileDurably(this.eventsPath, text)
-    await rm(this.logPath, {force: true})
+    // events.json holds everything now: the state follows it before the log goes (a log that
+    // cannot be removed is stale, and is removed before the next append).
     this.baseBytes = bytes
     this.baseEvents = events.length
     this.logBytes = 0
     this.logFileBytes = 0
-    this.staleLog = false
     this.onDisk = [...events]
     this.remember(events) // keeps the snapshots of this command's events current
+    this.staleLog = true
+    await rm(this.logPath, {force: true})
+    this.staleLog = false
   }
 }

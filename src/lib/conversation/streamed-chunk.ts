@@ -15,16 +15,38 @@ export interface StreamedChunk {
   whole: boolean
 }
 
-/** A growable byte buffer of JSON-string bodies, reused across chunks. */
+/**
+ * A byte buffer of JSON-string bodies, reused across chunks, allocated once
+ * at the size it works at: one that grew by doubling left every smaller copy
+ * behind as memory only a full collection frees (issue 27). Past that size
+ * (one piece larger than the slack the caller sized it with) it grows.
+ */
 export class JsonTextBuffer {
-  private bytes = Buffer.allocUnsafeSlow(64 * 1024)
+  private bytes: Buffer
   length = 0
 
-  /** Appends `text`, JSON-escaped. Concatenated escapes are the escape of the concatenation (lone surrogates included). */
-  add(text: string): void {
-    const body = JSON.stringify(text).slice(1, -1)
-    // A UTF-16 code unit never takes more than 3 bytes of UTF-8.
-    this.reserve(this.length + body.length * 3)
+  constructor(capacity = 64 * 1024) {
+    // Not filled: pages nothing writes to are never resident.
+    this.bytes = Buffer.allocUnsafeSlow(capacity)
+  }
+
+  /**
+   * Appends the piece's text, JSON-escaped, or its `json` when given (the
+   * text's JSON body as bytes already, a binary string: copied as it is).
+   * Concatenated escapes are the escape of the concatenation (lone
+   * surrogates included).
+   */
+  add(piece: {readonly text: string; json?: string}): void {
+    // Not destructured: a piece of bytes decodes its text only when it is read.
+    const json = piece.json
+    if (json !== undefined) {
+      this.reserve(this.length + json.length)
+      this.length += this.bytes.write(json, this.length, 'latin1')
+      return
+    }
+    const body = JSON.stringify(piece.text).slice(1, -1)
+    // A UTF-16 code unit never takes more than 3 bytes of UTF-8; measured only when that much might not fit.
+    if (this.length + body.length * 3 > this.bytes.length) this.reserve(this.length + Buffer.byteLength(body))
     this.length += this.bytes.write(body, this.length, 'utf8')
   }
 
@@ -35,6 +57,11 @@ export class JsonTextBuffer {
 
   clear(): void {
     this.length = 0
+  }
+
+  /** Bytes it can hold without growing. */
+  get capacity(): number {
+    return this.bytes.length
   }
 
   private reserve(size: number): void {

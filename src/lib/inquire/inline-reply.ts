@@ -12,16 +12,25 @@
 // and every terminal mode it turns on is undone on every exit path.
 import type {PartialDeep} from '@inquirer/type'
 import type {Theme} from '@inquirer/core'
-import {LineEditor} from './core/line-editor.js'
-import {createEditMode, type EditAction, type EditModeHandler} from './edit-mode/index.js'
-import {HistoryWalk, ReplyHistory} from './history.js'
+import type {KeyActionName} from '../config/key-actions.js'
+import {keyLabel, type KeyBindings, type Keymap} from '../config/keymaps.js'
+import {ReplyHistory} from './history.js'
 import {buildFrame, dim, type ReplyView} from './render/frame.js'
 import {LineLayoutCache} from './render/layout.js'
 import type {PromptTerminal} from './prompt-terminal.js'
+import {ReplySession, type SessionEvent} from './reply-session.js'
 import type {ScreenFrame} from './screen.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {isPromptTerminated, type PromptContext, type ReplyOutcome} from './types.js'
 import {createPrompt, makeTheme, terminal, useEffect, useKeypress, usePrefix, useState} from './vendor/inquirer-core/index.js'
+
+/** Entries of the workspace's other conversations for Ctrl+R, loaded in the background. */
+export interface OlderHistory {
+  /** Starts loading them (once); called when a prompt opens. Resolves when they are there. */
+  prefetch(): Promise<void> | void
+  /** What has loaded so far, oldest first. */
+  entries(): readonly string[]
+}
 
 export interface InlineReplyConfig {
   message: string
@@ -29,13 +38,19 @@ export interface InlineReplyConfig {
   /** Replaces the default help line ('' hides it). */
   helpMessage?: string
   editMode?: 'emacs' | 'vi'
-  /** Ctrl+X → open-editor, advertised in the help line. Default true. */
+  /** open_editor (Ctrl+X, Ctrl+G) → open-editor, advertised in the help line. Default true. */
   editorEscape?: boolean
+  /** The user's key bindings (`editor.inline.keys`), over the default tables. */
+  keys?: KeyBindings
+  /** What the help line says Ctrl+X opens (the editor's program, the variable or the plugin backend). Default `$EDITOR`. */
+  editorName?: string
   /**
-   * Earlier replies (oldest first) for Up/Down. A ReplyHistory also receives
-   * this prompt's submitted reply or cancelled draft as its newest entry.
+   * Earlier replies (oldest first) for Up/Down and Ctrl+R. A ReplyHistory also
+   * receives this prompt's submitted reply or cancelled draft as its newest entry.
    */
   history?: readonly string[] | ReplyHistory
+  /** What Ctrl+R searches after `history`: the workspace's other conversations. */
+  olderHistory?: OlderHistory
   /** Told the buffer after every change (drafts saved as they are typed); must not block. */
   onChange?: (text: string) => void
   /** Shown dim while the buffer is empty, never part of it (inquirer's `default` look). */
@@ -49,23 +64,47 @@ export interface InlineReplyContext extends PromptContext {
   env?: NodeJS.ProcessEnv
 }
 
-/** The default help line (SPEC §6). */
-export function defaultReplyHelp(editorEscape: boolean): string {
-  return 'Enter to send · Alt+Enter for newline' + (editorEscape ? ' · Ctrl+X to edit in $EDITOR' : '')
+/** The default help line (SPEC §6) of the default keys. */
+export function defaultReplyHelp(editorEscape: boolean, editorName = '$EDITOR'): string {
+  return 'Enter to send · Alt+Enter for newline' + (editorEscape ? ` · Ctrl+X to edit in ${editorName}` : '')
+}
+
+/**
+ * The help line for the keys of the table in use: only keys that work now
+ * (no editor clause without the escape or without a key for it), each named
+ * as it is bound (Enter bound to newline in vi insert mode says so).
+ */
+export function keysHelp(keymap: Keymap, editorEscape: boolean, editorName: string): string {
+  const clause = (action: KeyActionName, what: string) => {
+    const key = keyLabel(keymap, action)
+    return key ? `${key} ${what}` : undefined
+  }
+  return [clause('submit', 'to send'), clause('newline', 'for newline'), editorEscape ? clause('open_editor', `to edit in ${editorName}`) : undefined]
+    .filter((c) => c !== undefined)
+    .join(' · ')
+}
+
+/** While searching: the keys of the search (readline draws no help line; jp keeps its own). */
+function searchHelp(keymap: Keymap): string {
+  const older = keyLabel(keymap, 'history_search') ?? 'Ctrl+R'
+  const send = keyLabel(keymap, 'submit')
+  return [`${older} for older`, send ? `${send} to send` : undefined, 'Esc to go back'].filter((c) => c !== undefined).join(' · ')
 }
 
 interface ReplyPromptConfig {
   /** The prompt line (the message's last line; earlier lines are the preamble). */
   promptLine: string
   initialText: string
-  baseHelp: string
-  /** True when the caller gave its own help line (vi then does not name its mode). */
-  customHelp: boolean
+  /** The caller's own help line, if any ('' hides it). */
+  customHelp: string | undefined
   vi: boolean
   editorEscape: boolean
+  editorName: string
+  keys: KeyBindings | undefined
   color: boolean
   history: ReplyHistory | undefined
   entries: readonly string[]
+  olderHistory: OlderHistory | undefined
   onChange?: (text: string) => void
   placeholder?: string
   /** Told the buffer when the prompt ends, however it ends. */
@@ -79,25 +118,28 @@ const replyTheme = {prefix: ''}
 const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done) => {
   const term = terminal()
   // The prompt's mutable parts, made once (few hooks: each costs on every keystroke).
-  const [session] = useState(() => {
-    const mode: EditModeHandler = createEditMode(config.vi ? 'vi' : 'emacs', {editorEscape: config.editorEscape})
-    return {
-      editor: new LineEditor(config.initialText),
-      mode,
-      walk: new HistoryWalk(config.entries),
-      cache: new LineLayoutCache(),
-      theme: makeTheme(replyTheme, config.theme),
-      /** The viewport's first row, carried from frame to frame. */
-      scrollTop: 0,
-      /** Set when the prompt ends by a key (its final frame comes from the view). */
-      ended: false,
-      /** An open-editor outcome hands the text on; it is not a draft to remember. */
-      keepDraft: true,
-      /** Ended by Ctrl+C or Ctrl+D: the last picture says so. */
-      cancelled: false,
-    }
-  })
-  const {editor, mode, walk, cache} = session
+  const [session] = useState(() => ({
+    reply: new ReplySession({
+      initialText: config.initialText,
+      editMode: config.vi ? 'vi' : 'emacs',
+      editorEscape: config.editorEscape,
+      bindings: config.keys,
+      history: config.entries,
+      olderHistory: config.olderHistory ? () => config.olderHistory!.entries() : undefined,
+    }),
+    cache: new LineLayoutCache(),
+    theme: makeTheme(replyTheme, config.theme),
+    /** The viewport's first row, carried from frame to frame. */
+    scrollTop: 0,
+    /** Set when the prompt ends by a key (its final frame comes from the view). */
+    ended: false,
+    /** An open-editor outcome hands the text on; it is not a draft to remember. */
+    keepDraft: true,
+    /** Ended by Ctrl+C or Ctrl+D: the last picture says so. */
+    cancelled: false,
+  }))
+  const {reply, cache} = session
+  const {editor, mode} = reply
   // The editor is mutable: a new revision number is what re-renders it.
   const [, setRevision] = useState(0)
   const [status, setStatus] = useState<'idle' | 'done'>('idle')
@@ -105,22 +147,33 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   const prefix = usePrefix({status, theme: session.theme})
   const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
 
-  const help = () => helpLine(config, shape)
-  const view = (withHelp: boolean): ReplyView => ({
-    message,
-    text: editor.text,
-    cursor: editor.cursor,
-    help: withHelp && help() !== '' ? help() : undefined,
-    // Only while the prompt is live: the last picture shows what was sent.
-    placeholder: withHelp ? config.placeholder : undefined,
-    width: term.columns(),
-    height: term.rows(),
-    color: config.color,
-  })
+  const view = (withHelp: boolean): ReplyView => {
+    const shown = reply.view()
+    const help = withHelp ? helpLine(config, reply, shape) : ''
+    return {
+      message: shown.searchPrompt ?? message,
+      text: shown.text,
+      cursor: shown.cursor,
+      help: help !== '' ? help : undefined,
+      // Only while the prompt is live (and not searching): the last picture shows what was sent.
+      placeholder: withHelp && !shown.searchPrompt ? config.placeholder : undefined,
+      width: term.columns(),
+      height: term.rows(),
+      color: config.color,
+    }
+  }
   const finalFrame = () => lastFrame(view(false), cache, session.cancelled ? CANCELLED_MARK : undefined)
-  const plain = () => (message ? `${message} ${editor.text}` : editor.text)
+  const plain = () => {
+    const shown = reply.view()
+    const head = shown.searchPrompt ?? message
+    return head ? `${head} ${shown.text}` : shown.text
+  }
 
   useEffect((t) => {
+    // Loaded in the background; a search already open takes them in when they arrive.
+    void config.olderHistory?.prefetch()?.then(() => {
+      if (!session.ended && reply.olderHistoryArrived()) setRevision((r) => r + 1)
+    })
     if (!t.dumb) {
       // Pasted newlines must not submit; Shift+Enter must be distinguishable.
       t.enable('bracketedPaste')
@@ -137,7 +190,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     }
   }, [])
   useKeypress((key, t) => {
-    const action = mode.handle(key, editor)
+    const event = reply.handle(key)
     // The next frame names the new mode and carries its cursor shape.
     if (mode.cursorShape !== shape) setShape(mode.cursorShape)
     const end = (outcome: ReplyOutcome) => {
@@ -150,7 +203,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     }
     // Ctrl+C is the ladder's key; any other cancel (Ctrl+D on an empty buffer) is not.
     const cancelReason = key.ctrl && !key.meta && key.name === 'c' ? 'interrupted' : 'cancelled'
-    applyAction(action, {editor, walk, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end, cancelReason})
+    applyEvent(event, {editor, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end, cancelReason})
   })
 
   if (term.dumb) return plain()
@@ -184,17 +237,19 @@ function lastFrame(view: ReplyView, cache: LineLayoutCache, mark?: string): Scre
 }
 
 /** The help line; in vi mode (with the default help) it names the mode. */
-function helpLine(config: ReplyPromptConfig, shape: 'bar' | 'block'): string {
-  if (!config.vi || config.customHelp) return config.baseHelp
-  return `${config.baseHelp} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
+function helpLine(config: ReplyPromptConfig, reply: ReplySession, shape: 'bar' | 'block'): string {
+  if (reply.searching) return searchHelp(reply.mode.keymap)
+  if (config.customHelp !== undefined) return config.customHelp
+  const keys = keysHelp(reply.mode.keymap, config.editorEscape, config.editorName)
+  if (!config.vi) return keys
+  return `${keys} · vi ${shape === 'bar' ? 'insert' : 'normal'}`
 }
 
-/** What one edit action does to the open prompt (the hooks stay in the prompt's body). */
-function applyAction(
-  action: EditAction,
+/** What one session event does to the open prompt (the hooks stay in the prompt's body). */
+function applyEvent(
+  event: SessionEvent,
   p: {
-    editor: LineEditor
-    walk: HistoryWalk
+    editor: ReplySession['editor']
     onChange?: (text: string) => void
     term: PromptTerminal
     bump(): void
@@ -203,13 +258,7 @@ function applyAction(
   },
 ): void {
   const {editor} = p
-  const load = (text: string | undefined) => {
-    if (text === undefined) return
-    editor.setText(text)
-    p.onChange?.(editor.text)
-    p.bump()
-  }
-  switch (action.type) {
+  switch (event.type) {
     case 'changed':
       p.onChange?.(editor.text)
       p.bump()
@@ -221,12 +270,6 @@ function applyAction(
       // The next frame is drawn on a cleared screen.
       if (!p.term.dumb) p.term.screen.clearScreen()
       p.bump()
-      return
-    case 'history-prev':
-      load(p.walk.prev(editor.text))
-      return
-    case 'history-next':
-      load(p.walk.next())
       return
     case 'submit':
       p.end({type: 'submit', text: editor.text})
@@ -240,7 +283,6 @@ function applyAction(
       p.term.screen.clearOnDone()
       p.end({type: 'open-editor', currentText: editor.text})
       return
-    case 'history-search':
     case 'none':
       return
   }
@@ -260,10 +302,13 @@ export async function inlineReply(config: InlineReplyConfig, context?: InlineRep
       {
         promptLine,
         initialText: config.initialText ?? '',
-        baseHelp: config.helpMessage ?? defaultReplyHelp(editorEscape),
-        customHelp: config.helpMessage !== undefined,
+        customHelp: config.helpMessage,
         vi: config.editMode === 'vi',
         editorEscape,
+        // The name comes from config files and variables: shown, so sanitized.
+        editorName: sanitizeUntrusted(config.editorName ?? '$EDITOR'),
+        keys: config.keys,
+        olderHistory: config.olderHistory,
         color: !(env.NO_COLOR !== undefined && env.NO_COLOR !== ''),
         history,
         entries: history ? history.entries() : [...((config.history as readonly string[] | undefined) ?? [])],

@@ -86,6 +86,21 @@ export class ReplySession {
     }
   }
 
+  /**
+   * The older entries were still loading when the search began: they join it
+   * once they are there (a failed search goes on into them). True when the
+   * view changed.
+   */
+  olderHistoryArrived(): boolean {
+    if (!this.search || this.search.older !== 0) return false
+    const older = this.options.olderHistory?.() ?? []
+    if (older.length === 0) return false
+    const before = this.search.state.prompt + this.search.state.line
+    this.search.state.prepend(older)
+    this.search.older = older.length
+    return this.search.state.prompt + this.search.state.line !== before
+  }
+
   private load(text: string | undefined): SessionEvent {
     if (text === undefined) return {type: 'none'}
     this.editor.apply({type: 'set_text', text})
@@ -95,6 +110,7 @@ export class ReplySession {
   /** A key while searching: readline's isearch keys by what the key is bound to, else the search ends and the key acts. */
   private searchKey(key: Key): SessionEvent {
     const s = this.search!.state
+    this.olderHistoryArrived()
     const action = this.mode.actionOf(key)
     if (key.name === 'char' || key.name === 'paste') {
       s.type(key.text ?? '')

@@ -2,7 +2,8 @@
 // prompt opens fresh /dev/tty streams (unless given streams) and never
 // touches stdin/stdout/stderr (SPEC §1 inv. 3).
 import {ReplyHistory} from './history.js'
-import {inlineReply, type InlineReplyContext} from './inline-reply.js'
+import type {KeyBindings} from '../config/keymaps.js'
+import {inlineReply, type InlineReplyContext, type OlderHistory} from './inline-reply.js'
 import {inlineSelect} from './inline-select.js'
 import {type InlineReplyRequest, type InlineSelectConfig, type PromptBackend, type ReplyOutcome} from './types.js'
 
@@ -11,15 +12,28 @@ export interface TerminalPromptBackendOptions {
   context?: InlineReplyContext
   /** Reply history shared by this backend's inline replies (one per conversation). */
   history?: ReplyHistory
+  /** What every inline reply of this backend shares: the user's keys, the editor's name, the wider search. */
+  inline?: InlinePromptSettings
+}
+
+export interface InlinePromptSettings {
+  /** `editor.inline.keys`. */
+  keys?: KeyBindings
+  /** What Ctrl+X opens, for the help line (EditorConfig.label()). */
+  editorName?: string
+  /** The workspace's other conversations, searched by Ctrl+R after this one's. */
+  olderHistory?: OlderHistory
 }
 
 export class TerminalPromptBackend implements PromptBackend {
   /** Earlier replies and cancelled drafts, walked with Up/Down in inline replies. */
   readonly history: ReplyHistory
   private readonly context: InlineReplyContext | undefined
+  private readonly inline: InlinePromptSettings
 
   constructor(options: TerminalPromptBackendOptions = {}) {
     this.context = options.context
+    this.inline = options.inline ?? {}
     this.history = options.history ?? new ReplyHistory()
   }
 
@@ -39,6 +53,10 @@ export class TerminalPromptBackend implements PromptBackend {
         editMode: request.editMode,
         editorEscape: request.editorEscape,
         history: request.history ? this.history : undefined,
+        // Prompts without history (tool arguments, results) search nothing either.
+        olderHistory: request.history ? this.inline.olderHistory : undefined,
+        keys: this.inline.keys,
+        editorName: this.inline.editorName,
         onChange: request.onChange,
         placeholder: request.placeholder,
       },

@@ -5,6 +5,9 @@
 // answer at its next checkpoint, where it waits for the user. At most one
 // menu is open; further presses while it is open are the menu's business
 // (Ctrl+C there is a key, not a signal).
+import {unreachable} from '../text/unreachable.js'
+import type {FallbackInterruptAction} from './handler.js'
+
 export class MenuGate<T> {
   private open: Promise<T> | undefined
   private answer: {value: T} | undefined
@@ -50,7 +53,7 @@ export class MenuGate<T> {
 /** What the fallback menu needs: a router to push on and shut down, a handler to ask. */
 export interface FallbackDeps {
   router: {push(listener: () => void): () => void; shutdown(): Promise<void>}
-  interrupts: {handleFallbackInterrupt(): Promise<{type: 'continue' | 'quit' | 'escalate'}>}
+  interrupts: {handleFallbackInterrupt(): Promise<FallbackInterruptAction>}
 }
 
 /**
@@ -63,7 +66,22 @@ export function pushFallbackMenu(deps: FallbackDeps): () => void {
   // Nobody waits at a checkpoint here: the answer is acted on as it comes.
   const gate = new MenuGate(async () => {
     const action = await deps.interrupts.handleFallbackInterrupt()
-    if (action.type === 'quit') void deps.router.shutdown()
+    switch (action.type) {
+      case 'quit': {
+        void deps.router.shutdown()
+        break
+      }
+
+      // Continue: nothing to do. Escalate: the handler's onEscalate began the shutdown.
+      case 'continue':
+      case 'escalate': {
+        break
+      }
+
+      default: {
+        return unreachable(action, 'fallback menu action')
+      }
+    }
     return action
   })
   return deps.router.push(() => gate.interrupt())

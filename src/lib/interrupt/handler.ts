@@ -9,6 +9,7 @@ import {composeText} from '../compose/compose.js'
 import type {ToolInterruptAction} from '../tool/coordinator.js'
 import type {ToolPromptInterruptAction} from '../tool/prompter.js'
 import type {ComposeDeps} from '../compose/inline.js'
+import {unreachable} from '../text/unreachable.js'
 import {errorLine} from '../text/one-line.js'
 
 export type StreamingInterruptAction =
@@ -159,8 +160,12 @@ export class InterruptHandler {
         return this.isSecondPress(reply) ? {type: 'escalate'} : keepGoing
       }
 
-      default: {
+      case 'prompt': {
         break
+      }
+
+      default: {
+        return unreachable(action, 'interrupt.streaming.action')
       }
     }
 
@@ -223,8 +228,12 @@ export class InterruptHandler {
         }
       }
 
-      default: {
+      case 'prompt': {
         break
+      }
+
+      default: {
+        return unreachable(action, 'interrupt.tool_call.action')
       }
     }
 

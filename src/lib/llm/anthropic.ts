@@ -4,6 +4,7 @@ import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallE
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {type EventSourceMessage, sseBatches} from './sse.js'
+import {decodeBinary, TextRecordTemplate} from './text-records.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
 
 export const ANTHROPIC_VERSION = '2023-06-01'
@@ -40,7 +41,7 @@ class AnthropicProvider implements Provider {
     const apiKey = this.opts.apiKey
     const attempt = async function* (): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: name, url, headers, body, signal, timeoutMs, secret: apiKey})
-      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs), {progressMs: timeoutMs})
+      yield* parseAnthropicStream(name, readText(name, res, signal, timeoutMs, 'latin1'), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt, this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
@@ -173,7 +174,8 @@ class AnthropicUsage {
     const inputTokens = input.length > 0 ? input.reduce((sum, k) => sum + this.counts.get(k)!, 0) : undefined
     const outputTokens = this.counts.get('output_tokens')
     if (inputTokens === undefined && outputTokens === undefined) return undefined
-    return {type: 'usage', inputTokens, outputTokens}
+    const cachedTokens = this.counts.get('cache_read_input_tokens')
+    return cachedTokens === undefined ? {type: 'usage', inputTokens, outputTokens} : {type: 'usage', inputTokens, outputTokens, cachedTokens}
   }
 }
 
@@ -188,6 +190,7 @@ const FINISH: Record<string, FinishReason> = {
 }
 const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error'])
 
+/** Turns the SSE body (binary strings: one char per byte, see text-records.ts) into StreamEvents. */
 export async function* parseAnthropicStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   const stream = new AnthropicStreamState(provider)
   for await (const messages of sseBatches(chunks, {provider, progressMs: framing.progressMs})) {
@@ -212,6 +215,17 @@ export async function* parseAnthropicStream(provider: string, chunks: AsyncItera
   yield* stream.finish()
 }
 
+const KINDS = ['text', 'reasoning'] as const
+
+/** The one text or thinking delta a `content_block_delta` event carries, and where a template's probe reads it. */
+function deltaOnly(data: Record<string, unknown>): {kind: 'text' | 'reasoning'; key: string; read: (record: unknown) => unknown} | undefined {
+  const delta = data.delta
+  if (!isRecord(delta)) return undefined
+  if (delta.type === 'text_delta' && typeof delta.text === 'string') return {kind: 'text', key: 'text', read: (r) => (r as {delta: {text: unknown}}).delta.text}
+  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') return {kind: 'reasoning', key: 'thinking', read: (r) => (r as {delta: {thinking: unknown}}).delta.thinking}
+  return undefined
+}
+
 /** One Messages stream as it arrives: the open content blocks, the usage so far and the stop reason. */
 class AnthropicStreamState {
   readonly batch = new EventBatch()
@@ -219,14 +233,22 @@ class AnthropicStreamState {
   private readonly blocks = new Map<number, OpenBlock>()
   private readonly tokens = new AnthropicUsage()
   private stopReason: string | undefined
+  /** Text and thinking deltas, recognised by their envelope (text-records.ts). */
+  private readonly templates = {text: new TextRecordTemplate(), reasoning: new TextRecordTemplate()}
 
   constructor(private readonly provider: string) {}
 
-  /** One SSE event; its stream events go to `batch`. Throws ProviderError for a malformed or `error` event. */
+  /** One SSE event (binary); its stream events go to `batch`. Throws ProviderError for a malformed or `error` event. */
   handle(msg: EventSourceMessage): void {
-    const data = parseStreamRecord(this.provider, msg.data, 'stream event')
+    for (const kind of KINDS) {
+      const record = this.templates[kind].match(msg.data, msg.event)
+      if (record) return this.batch.record(kind, record)
+    }
+    const data = parseStreamRecord(this.provider, decodeBinary(msg.data), 'stream event')
     if (!isRecord(data)) return
     const type = typeof data.type === 'string' ? data.type : msg.event
+    const only = type === 'content_block_delta' ? deltaOnly(data) : undefined
+    if (only) this.templates[only.kind].learn(msg.data, msg.event, only.key, only.read)
     switch (type) {
       case 'message_start': {
         const usage = isRecord(data.message) ? data.message.usage : undefined

@@ -1,5 +1,6 @@
 // Small pure helpers the adapters share to build StreamEvents.
-import {type FinishReason, ProviderError, type StreamEvent, type ToolCallEvent} from './types.js'
+import {ByteScratch, decodeBinary, type TextRecord} from './text-records.js'
+import {type FinishReason, ProviderError, type StreamEvent, type TextPiece, type ToolCallEvent} from './types.js'
 
 /**
  * One record of a stream (an SSE event, a chunk, an NDJSON line) as JSON; a
@@ -77,37 +78,122 @@ function notAnObject(id: string, name: string, raw: string): ToolCallEvent {
   return {type: 'tool_call', id, name, arguments: {}, invalidArguments: true, rawArguments: raw, argumentsProblem: `the model sent arguments that are not a JSON object: ${shown}`}
 }
 
+/** The text event being gathered: text decoded so far, bytes not yet decoded, and the JSON body of all of it. */
+interface OpenText {
+  type: 'text' | 'reasoning'
+  head: string
+  /** Whether a record's JSON body went into `json` for every piece (a decoded piece without one clears it). */
+  withJson: boolean
+}
+
 /**
  * Collects the events of one network read, merging adjacent text (and
  * adjacent unsigned reasoning) deltas: the same text in fewer events keeps
  * the per-event cost off the hot path without delaying anything.
+ *
+ * Text from template records (text-records.ts) stays bytes: gathered in two
+ * reused buffers (its UTF-8, and its JSON body as sent), without a string
+ * per piece. A text event made only of such records carries both (as binary
+ * strings: in V8's young generation they die with a scavenge, where a
+ * Buffer's memory outlives it), and its text is decoded only if something
+ * reads it (output to a file or pipe and the log write the bytes; past the
+ * first megabyte nothing needs the string).
  */
 export class EventBatch {
-  events: StreamEvent[] = []
+  private events: StreamEvent[] = []
+  private open: OpenText | undefined
+  private readonly utf8 = new ByteScratch()
+  private readonly json = new ByteScratch()
 
   text(text: string): void {
-    if (!text) return
-    const last = this.events.at(-1)
-    if (last?.type === 'text') last.text += text
-    else this.events.push({type: 'text', text})
+    this.add('text', text)
   }
 
   reasoning(text: string): void {
-    if (!text) return
-    const last = this.events.at(-1)
-    if (last?.type === 'reasoning' && last.signature === undefined) last.text += text
-    else this.events.push({type: 'reasoning', text})
+    this.add('reasoning', text)
+  }
+
+  /** A template record's text (or reasoning). */
+  record(type: 'text' | 'reasoning', record: TextRecord): void {
+    const open = this.opened(type, true)
+    if (record.binary !== undefined) this.utf8.addBinary(record.binary)
+    else this.append(open, record.text!)
+    if (open.withJson && type === 'text') this.json.addBinary(record.json)
   }
 
   push(event: StreamEvent): void {
+    this.close()
     this.events.push(event)
   }
 
   take(): StreamEvent[] {
+    this.close()
     const out = this.events
     this.events = []
     return out
   }
+
+  private add(type: 'text' | 'reasoning', text: string): void {
+    if (!text) return
+    this.append(this.opened(type, false), text)
+  }
+
+  private opened(type: 'text' | 'reasoning', withJson: boolean): OpenText {
+    if (this.open?.type !== type) {
+      this.close()
+      this.open = {type, head: '', withJson}
+    } else if (!withJson && this.open.withJson) {
+      this.open.withJson = false
+      this.json.clear()
+    }
+    return this.open
+  }
+
+  private append(open: OpenText, text: string): void {
+    if (this.utf8.length > 0) open.head += this.utf8.takeText()
+    open.head += text
+  }
+
+  private close(): void {
+    const open = this.open
+    if (!open) return
+    this.open = undefined
+    const json = open.withJson && open.type === 'text' ? this.json.takeBinary() : undefined
+    this.json.clear()
+    if (open.head === '') {
+      if (this.utf8.length === 0) return
+      // Bytes that are not UTF-8 are shown as U+FFFD: then the text is stored, not the bytes, so what is kept is what was shown.
+      if (json !== undefined && this.utf8.isUtf8()) this.events.push(bytesText(this.utf8.takeBinary(), json))
+      else this.events.push({type: open.type, text: this.utf8.takeText()})
+      return
+    }
+    this.append(open, '')
+    this.events.push(json !== undefined && !open.head.includes('\uFFFD') ? {type: 'text', text: open.head, json} : {type: open.type, text: open.head})
+  }
+}
+
+/** A text event of bytes whose text is decoded when first read. */
+class BytesText {
+  readonly type = 'text'
+  private decoded: string | undefined
+
+  constructor(
+    readonly utf8: string,
+    readonly json: string,
+  ) {}
+
+  get text(): string {
+    return (this.decoded ??= decodeBinary(this.utf8))
+  }
+}
+
+function bytesText(utf8: string, json: string): StreamEvent {
+  return new BytesText(utf8, json) as StreamEvent
+}
+
+/** Whether a text event's text ends a line (read from its bytes when it has them). */
+export function endsLine(ev: TextPiece): boolean {
+  return ev.utf8 !== undefined ? ev.utf8.charCodeAt(ev.utf8.length - 1) === 10 : ev.text.endsWith('\n')
 }
 
 export function finishEvent(reason: FinishReason, raw: string | undefined): StreamEvent {

@@ -9,6 +9,7 @@
 import type {IncomingMessage} from 'node:http'
 import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
+import {jsonParts, partsLength} from '../text/json-bytes.js'
 import {oneLine} from '../text/one-line.js'
 import {quotedJson} from './events.js'
 import {redactor} from './redact.js'
@@ -81,13 +82,14 @@ async function send(opts: PostOptions, signal: AbortSignal): Promise<IncomingMes
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`)
   const {request} = url.protocol === 'https:' ? await import('node:https') : await import('node:http')
   const agent = await proxyAgentFor(url)
-  const payload = Buffer.from(JSON.stringify(opts.body), 'utf8')
+  // As parts: a large query is escaped once for the log and this body (text/json-bytes.ts).
+  const payload = jsonParts(opts.body)
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'POST',
-        headers: {'content-type': 'application/json', ...opts.headers, 'content-length': String(payload.length)},
+        headers: {'content-type': 'application/json', ...opts.headers, 'content-length': String(partsLength(payload))},
         signal,
         ...(agent ? {agent} : {}),
       },
@@ -95,7 +97,8 @@ async function send(opts: PostOptions, signal: AbortSignal): Promise<IncomingMes
     )
     // Stays attached after the response: a later socket error surfaces on the body.
     req.on('error', reject)
-    req.end(payload)
+    for (const part of payload) req.write(part)
+    req.end()
   })
 }
 
@@ -185,18 +188,21 @@ export function streamIdleTimeoutMs(env: NodeJS.ProcessEnv = process.env, config
  * only while waiting for data, not while the consumer holds a chunk (an
  * interrupt menu can stay open for minutes); it is the socket's own timer,
  * re-armed per chunk, so no timer or promise is made per chunk.
+ * `latin1` yields binary strings, one char per byte, for the SSE adapters
+ * (llm/text-records.ts): they decode what they keep.
  */
 export async function* readText(
   provider: string,
   res: HttpResponse,
   signal: AbortSignal,
   idleMs: number = streamIdleTimeoutMs(),
+  encoding: 'utf8' | 'latin1' = 'utf8',
 ): AsyncGenerator<string> {
   const body = res.body
   const socket = body.socket
   const stalled = () => body.destroy(new ProviderError(`${provider}: the stream stalled: no data for ${idleMs / 1000} s`, {provider, retryable: true}))
   socket?.on('timeout', stalled)
-  body.setEncoding('utf8')
+  body.setEncoding(encoding)
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<string>
   try {
     for (;;) {

@@ -5,6 +5,7 @@ import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallE
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'
+import {decodeBinary, TextRecordTemplate} from './text-records.js'
 import {type ChatMessage, type ChatRequest, type FinishReason, type Provider, ProviderError, type StreamEvent} from './types.js'
 
 export interface OpenAIProviderOptions {
@@ -37,7 +38,7 @@ class OpenAIProvider implements Provider {
     const url = joinUrl(this.opts.baseUrl, '/chat/completions')
     const attempt = async function* (this: OpenAIProvider): AsyncGenerator<StreamEvent> {
       const res = await postJson({provider: this.name, url, headers, body, signal, timeoutMs, secret: this.opts.apiKey})
-      yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs), {progressMs: timeoutMs})
+      yield* parseOpenAIStream(this.name, readText(this.name, res, signal, timeoutMs, 'latin1'), {progressMs: timeoutMs})
     }
     return redactSecret(withRetry(signal, attempt.bind(this), this.opts.retry ?? DEFAULT_RETRY), this.opts.apiKey)
   }
@@ -143,7 +144,7 @@ const FINISH: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 }
 
-/** Turns decoded SSE text into StreamEvents; `finish` is always the last event. */
+/** Turns the SSE body (binary strings: one char per byte, see text-records.ts) into StreamEvents; `finish` is always the last event. */
 export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable<string>, framing: {progressMs?: number} = {}): AsyncGenerator<StreamEvent> {
   const stream = new OpenAIStreamState(provider)
   for await (const messages of sseBatches(chunks, {provider, progressMs: framing.progressMs})) {
@@ -164,6 +165,21 @@ export async function* parseOpenAIStream(provider: string, chunks: AsyncIterable
   yield* stream.finish()
 }
 
+/** Whether `handle` does nothing with this chunk but pass on its content: one choice, only text, no finish, usage or error. */
+function isTextOnly(chunk: Record<string, unknown>): boolean {
+  if ((chunk.error !== undefined && chunk.error !== null) || isRecord(chunk.usage)) return false
+  const choices = chunk.choices
+  if (!Array.isArray(choices) || choices.length !== 1 || !isRecord(choices[0])) return false
+  const {delta, finish_reason: finish} = choices[0]
+  if (!isRecord(delta) || typeof delta.content !== 'string' || Array.isArray(delta.tool_calls)) return false
+  return typeof (delta.reasoning_content ?? delta.reasoning ?? delta.thinking) !== 'string' && !(typeof finish === 'string' && finish)
+}
+
+/** The text a text-only chunk carries (a template's probe). */
+function contentOf(chunk: unknown): unknown {
+  return ((chunk as {choices: {delta: {content: unknown}}[]}).choices[0] as {delta: {content: unknown}}).delta.content
+}
+
 /** One Chat Completions stream as it arrives: the tool calls being assembled and how it finished. */
 class OpenAIStreamState {
   readonly batch = new EventBatch()
@@ -171,18 +187,22 @@ class OpenAIStreamState {
   private readonly calls = new Map<number, PendingCall>()
   private finishRaw: string | undefined
   private sawToolCall = false
+  private readonly template = new TextRecordTemplate()
 
   constructor(private readonly provider: string) {}
 
-  /** One SSE data payload (a chunk or `[DONE]`); its stream events go to `batch`. */
+  /** One SSE data payload (a chunk or `[DONE]`, binary); its stream events go to `batch`. */
   handle(data: string): void {
     if (data === '[DONE]') {
       this.done = true
       return
     }
+    const record = this.template.match(data)
+    if (record) return this.batch.record('text', record)
     const {provider} = this
-    const chunk = parseStreamRecord(provider, data, 'stream chunk')
+    const chunk = parseStreamRecord(provider, decodeBinary(data), 'stream chunk')
     if (!isRecord(chunk)) return
+    if (isTextOnly(chunk)) this.template.learn(data, undefined, 'content', contentOf)
     if (chunk.error !== undefined && chunk.error !== null) {
       throw new ProviderError(`${provider}: ${describeErrorValue(chunk) ?? 'error in stream'}`, {provider, retryable: false})
     }
@@ -190,10 +210,12 @@ class OpenAIStreamState {
     for (const choice of choices) if (isRecord(choice)) this.choice(choice)
     const usage = chunk.usage
     if (isRecord(usage)) {
+      const cached = isRecord(usage.prompt_tokens_details) ? numberOrUndefined(usage.prompt_tokens_details.cached_tokens) : undefined
       this.batch.push({
         type: 'usage',
         inputTokens: numberOrUndefined(usage.prompt_tokens),
         outputTokens: numberOrUndefined(usage.completion_tokens),
+        ...(cached === undefined ? {} : {cachedTokens: cached}),
       })
     }
   }

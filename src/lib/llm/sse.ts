@@ -1,5 +1,6 @@
 // Framing: SSE (Anthropic, OpenAI-format) and NDJSON (Ollama) bodies as
-// batches of messages. A batch is everything one network read completed, so
+// batches of messages (of decoded text or binary strings alike: only ASCII
+// bytes frame them). A batch is everything one network read completed, so
 // adapters can coalesce within it without adding latency. eventsource-parser's
 // feed() is called directly: its web-stream wrapper is 2–4× slower.
 //
@@ -19,7 +20,7 @@ import {ProviderError} from './types.js'
 
 export type {EventSourceMessage}
 
-/** The largest SSE line or event, or NDJSON line, jp reads (characters): 16 Mi. */
+/** The largest SSE line or event, or NDJSON line, jp reads (characters; bytes for the SSE adapters, which read binary strings): 16 Mi. */
 export const MAX_RECORD_CHARS = 16 * 1024 * 1024
 
 export interface FramingOptions {
@@ -82,7 +83,15 @@ export async function* sseBatches(chunks: AsyncIterable<string>, opts: FramingOp
   const clock = new ProgressClock(opts)
   for await (const chunk of chunks) {
     clock.arrived()
-    parser.feed(chunk)
+    // The parser joins a line left over from the last read with the whole of
+    // the next read (a copy of every read): fed the rest of that line first,
+    // it joins only that line.
+    const lf = chunk.indexOf('\n')
+    if (lf === -1 || lf === chunk.length - 1) parser.feed(chunk)
+    else {
+      parser.feed(chunk.slice(0, lf + 1))
+      parser.feed(chunk.slice(lf + 1))
+    }
     if (batch.length > 0) {
       const done = batch
       batch = []

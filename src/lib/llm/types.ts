@@ -72,8 +72,22 @@ export interface ChatRequest {
  */
 export type FinishReason = 'stop' | 'tool_use' | 'length' | 'content_filter' | 'refusal' | 'context_window' | 'pause' | 'other'
 
+/**
+ * Streamed text, and the bytes it arrived as when the adapter has them
+ * (every piece from a template record: llm/text-records.ts), as binary
+ * strings (one char per byte). Such an event decodes `text` only when it is
+ * read: output and storage take the bytes.
+ */
+export interface TextPiece {
+  readonly text: string
+  /** The text as the body of a JSON string, UTF-8, as the server sent it: the conversation's log stores these bytes without escaping the text again. */
+  json?: string
+  /** The text's UTF-8 bytes as they arrived: output writes them without encoding the text again. */
+  utf8?: string
+}
+
 export type StreamEvent =
-  | {type: 'text'; text: string}
+  | ({type: 'text'} & TextPiece)
   /**
    * Reasoning text. An event with `signature` (Anthropic only, empty text)
    * closes a thinking block: the reasoning since the previous close is that
@@ -83,7 +97,8 @@ export type StreamEvent =
   /** An encrypted thinking block (Anthropic `redacted_thinking`), to be sent back as it came. */
   | {type: 'redacted_reasoning'; data: string}
   | ToolCallEvent
-  | {type: 'usage'; inputTokens?: number; outputTokens?: number}
+  /** Token counts of this response so far (running totals: a later event replaces an earlier one). `inputTokens` includes `cachedTokens`, the prompt tokens read from the provider's cache. */
+  | {type: 'usage'; inputTokens?: number; outputTokens?: number; cachedTokens?: number}
   | {type: 'finish'; reason: FinishReason; raw?: string}
 
 export interface ToolCallEvent {

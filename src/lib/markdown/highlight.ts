@@ -3,10 +3,11 @@
 // returns HTML; this turns it into styled pieces, one list per line.
 //
 // A block streams line by line, and highlight.js has no public way to carry
-// its state from one call to the next: each new line is highlighted with the
-// block's earlier lines before it (up to CONTEXT_LINES), so a comment or
-// string opened on an earlier line still colours it. Past that, a line is
-// highlighted with the CONTEXT_LINES before it: the cost stays linear.
+// its state from one call to the next: a line is highlighted together with
+// the lines before it back to the last one that ended outside any construct
+// (highlight.js's result says so: its mode stack was back at the language's
+// root), at most CONTEXT_LINES, so a comment or string opened on an earlier
+// line still colours it while ordinary code costs one line a line.
 import hljs from 'highlight.js/lib/common'
 
 import {merge, PLAIN, type CodeTheme, type Style} from './style.js'
@@ -17,8 +18,11 @@ export const CONTEXT_LINES = 20
 export interface Highlighter {
   /** The canonical name for a fence's language word, or undefined when unknown. */
   language(info: string): string | undefined
-  /** The pieces of `lines[lines.length - 1]`, highlighted after the lines before it. */
-  lastLine(language: string, lines: readonly string[], theme: CodeTheme): Piece[]
+  /**
+   * The pieces of `lines[lines.length - 1]`, highlighted after `lines[from..]`;
+   * `ground` when the line ends outside any construct (the next line needs no context).
+   */
+  lastLine(language: string, lines: readonly string[], from: number, theme: CodeTheme): {pieces: Piece[]; ground: boolean}
 }
 
 export function createHighlighter(): Highlighter {
@@ -29,12 +33,12 @@ export function createHighlighter(): Highlighter {
       const lang = hljs.getLanguage(word)
       return lang ? word : undefined
     },
-    lastLine(language, lines, theme) {
-      const from = Math.max(0, lines.length - 1 - CONTEXT_LINES)
-      const code = lines.slice(from).join('\n')
-      const html = hljs.highlight(code, {language, ignoreIllegals: true}).value
-      const all = htmlLines(html, theme)
-      return all[all.length - 1] ?? []
+    lastLine(language, lines, from, theme) {
+      const start = Math.max(from, lines.length - 1 - CONTEXT_LINES)
+      const code = lines.slice(start).join('\n')
+      const result = hljs.highlight(code, {language, ignoreIllegals: true}) as ReturnType<typeof hljs.highlight> & {_top?: {parent?: unknown}}
+      const all = htmlLines(result.value, theme)
+      return {pieces: all[all.length - 1] ?? [], ground: result._top === undefined || result._top.parent === undefined}
     },
   }
 }

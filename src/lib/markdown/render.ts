@@ -55,7 +55,7 @@ export class MarkdownRenderer {
   /** Something was written: the next top-level block starts after a blank line. */
   private wrote = false
   private para: {segmenter: ParagraphSegmenter; wrapper: LineWrapper} | undefined
-  private fence: {language?: string; lines: string[]; width: number; info: string} | undefined
+  private fence: (Code & {width: number; info: string}) | undefined
   private list: {number: number; ordered: boolean} | undefined
   private highlighter: Highlighter | undefined
   private loading: Promise<void> | undefined
@@ -170,8 +170,19 @@ export class MarkdownRenderer {
   }
 
   private segments(segments: Segment[], w: LineWrapper): void {
+    // Plain segments (no inline syntax) joined by soft spaces go to the wrapper as one run.
+    let run = ''
     for (const seg of segments) {
       let text = seg.text
+      const softEnd = seg.space === '' || !seg.space.includes('\n')
+      if (softEnd && !INLINE_SYNTAX.test(text) && this.base === PLAIN) {
+        run += seg.space === '' ? text : text + ' '
+        continue
+      }
+      if (run !== '') {
+        w.text(run.replace(/\t/g, ' '), this.base)
+        run = ''
+      }
       // A backslash before the newline is a hard break: the segment ends at it.
       const backslashBreak = seg.space.startsWith('\n') && /(^|[^\\])(\\\\)*\\$/.test(text)
       if (backslashBreak) text = text.slice(0, -1)
@@ -181,6 +192,7 @@ export class MarkdownRenderer {
       if (backslashBreak || (nl >= 2 && /^ {2,}$/.test(seg.space.slice(0, nl).replace(/\t/g, '  ')))) w.hardBreak()
       else w.space()
     }
+    if (run !== '') w.text(run.replace(/\t/g, ' '), this.base)
   }
 
   /** Inline markdown source into `w`: plain text directly, anything else through the parser. */
@@ -268,7 +280,7 @@ export class MarkdownRenderer {
   private fenceOpen(info: string): void {
     this.gap()
     const width = this.width()
-    this.fence = {info, lines: [], width}
+    this.fence = {info, lines: [], from: 0, width}
     if (info !== '' && this.opts.loadHighlighter && !this.highlighter) {
       // Hold everything from here until the highlighter is ready.
       const load = this.opts.loadHighlighter()
@@ -301,22 +313,29 @@ export class MarkdownRenderer {
   }
 
   private framed(rule: string, width: number): string {
-    return paint(hardSplit(rule, width)[0], this.style(ELEMENT.codeFrame), this.opts.color)
+    return paint(cells(rule) <= width ? rule : hardSplit(rule, width)[0], this.style(ELEMENT.codeFrame), this.opts.color)
   }
 
   private fenceLine(text: string): void {
     const f = this.fence!
     f.lines.push(text)
-    if (f.lines.length > 64) f.lines.splice(0, f.lines.length - 64)
+    if (f.lines.length > 64) {
+      const drop = f.lines.length - 64
+      f.lines.splice(0, drop)
+      f.from = Math.max(0, f.from - drop)
+    }
     const pieces = this.codePieces(f, text)
     this.out += this.codeLine(pieces, f.width, [{text: '│ ', style: this.style(ELEMENT.codeFrame)}])
   }
 
-  private codePieces(f: {language?: string; lines: string[]}, text: string): Piece[] {
+  /** The pieces of `text`, the block's newest line (already in `f.lines`). */
+  private codePieces(f: Code, text: string): Piece[] {
     const expanded = expandTabs(text)
     if (f.language && this.highlighter) {
-      const lines = f.lines.map(expandTabs)
-      return this.highlighter.lastLine(f.language, lines, CODE_THEMES[this.opts.codeTheme]).map((p) => ({text: p.text, style: this.style(p.style)}))
+      const lines = f.lines.slice(f.from).map(expandTabs)
+      const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
+      if (ground) f.from = f.lines.length
+      return pieces.map((p) => ({text: p.text, style: this.style(p.style)}))
     }
     return [{text: expanded, style: this.base}]
   }
@@ -329,6 +348,12 @@ export class MarkdownRenderer {
     let col = 0
     for (const p of pieces) {
       let text = p.text
+      const w = cells(text)
+      if (col + w <= room) {
+        out += paint(text, p.style, this.opts.color)
+        col += w
+        continue
+      }
       while (text !== '') {
         if (col >= room) {
           out += '\n' + paintPieces(prefix, this.opts.color)
@@ -372,7 +397,7 @@ export class MarkdownRenderer {
     const close = matching(tokens, open)
     const marker = this.list.ordered ? `${this.list.number}.` : '•'
     this.list.number++
-    this.item(tokens, open, close, marker, {width: this.width(), first: [], rest: []}, 0, true)
+    this.item(tokens, open, close, marker, {width: this.width(), first: [], rest: []}, 1, true)
   }
 
   // ---- whole blocks ----
@@ -439,7 +464,7 @@ export class MarkdownRenderer {
         const head = label === '' ? '┌' : `┌─ ${label} `
         const frame = this.style(ELEMENT.codeFrame)
         this.out += paintPieces(ctx.first, this.opts.color) + this.framed(head + '─'.repeat(Math.max(0, room - cells(head))), room) + '\n'
-        const f = {language, lines: [] as string[]}
+        const f: Code = {language, lines: [], from: 0}
         for (const line of lines) {
           f.lines.push(line)
           this.out += this.codeLine(this.codePieces(f, line), ctx.width, [...ctx.rest, {text: '│ ', style: frame}])
@@ -462,7 +487,7 @@ export class MarkdownRenderer {
           const close = matching(tokens, j)
           const c: Ctx = first ? ctx : {...ctx, first: ctx.rest}
           if (!first && !tight) this.out += paintPieces(trimEnd(ctx.rest), this.opts.color) + '\n'
-          this.item(tokens, j, close, ordered ? `${n++}.` : BULLETS[(depth + 1) % BULLETS.length], c, depth + 1, tight)
+          this.item(tokens, j, close, ordered ? `${n++}.` : BULLETS[depth % BULLETS.length], c, depth + 1, tight)
           first = false
           j = close + 1
         }
@@ -537,6 +562,13 @@ export class MarkdownRenderer {
     if (out === '') return []
     return out.replace(/\n$/, '').split('\n').map((text) => ({text, width: visibleWidth(text)}))
   }
+}
+
+/** A code block's highlighting state: its recent lines, and where the next line's context starts. */
+interface Code {
+  language?: string
+  lines: string[]
+  from: number
 }
 
 interface Ctx {

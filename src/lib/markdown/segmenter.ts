@@ -29,6 +29,8 @@ export interface Segment {
 }
 
 const WS = /[ \t\n]/
+/** A run of characters the scan has nothing to decide about. */
+const PLAIN = /[^ \t\n\\`*_~[\]<>(]+/y
 const PUNCT = /[\p{P}\p{S}]/u
 const SPACE = /[\s\u00a0]/u
 
@@ -83,6 +85,14 @@ export class ParagraphSegmenter {
     const n = s.length
     let i = this.pos
     while (i < n) {
+      if (this.code === 0 && this.dest === 0) {
+        // Ordinary characters decide nothing: skip them in one native step.
+        PLAIN.lastIndex = i
+        if (PLAIN.test(s)) {
+          i = PLAIN.lastIndex
+          if (i >= n) break
+        }
+      }
       const c = s[i]
       if (this.code > 0) {
         if (c === '`') {

@@ -6,10 +6,14 @@
 // the text, and never has an escape inside a measured word.
 import stringWidth from 'string-width'
 
-import {paint, type Style} from './style.js'
+import {paint, PLAIN, type Style} from './style.js'
 
-/** Printable ASCII: one cell a character (the common case, measured without string-width). */
-const ASCII = /^[\u0020-\u007e]*$/
+/**
+ * One cell a UTF-16 unit, measured without string-width: printable ASCII,
+ * Latin-1 to the spacing modifiers, the visible general punctuation (dashes,
+ * quotes, bullets; not the zero-width ones) and box drawing. The common case.
+ */
+const ASCII = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u257f]*$/
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
 /** Terminal cells of `text` (no control characters in it). */
@@ -20,6 +24,13 @@ export function cells(text: string): number {
 /** Splits `text` into pieces of at most `width` cells (at least one grapheme each). */
 export function hardSplit(text: string, width: number, firstWidth = width): string[] {
   const out: string[] = []
+  if (ASCII.test(text)) {
+    // One cell a unit: cut by length.
+    let at = Math.max(1, firstWidth)
+    out.push(text.slice(0, at))
+    for (const w = Math.max(1, width); at < text.length; at += w) out.push(text.slice(at, at + w))
+    return out
+  }
   let cur = ''
   let w = 0
   let limit = Math.max(1, firstWidth)
@@ -36,6 +47,11 @@ export function hardSplit(text: string, width: number, firstWidth = width): stri
   }
   if (cur !== '' || out.length === 0) out.push(cur)
   return out
+}
+
+/** No SGR for this style (with colour off, a colour alone paints nothing). */
+function isPlain(style: Style, color: boolean): boolean {
+  return !style.bold && !style.dim && !style.italic && !style.underline && !style.strike && !(color && style.fg)
 }
 
 export interface Piece {
@@ -94,20 +110,47 @@ export class LineWrapper {
 
   /** Adds text in `style`: spaces in it are break opportunities. */
   text(text: string, style: Style, link?: string): void {
+    // The common case: unstyled one-cell text, no word pending: complete words are placed straight from the string.
+    const plain = link === undefined && this.word.length === 0 && isPlain(style, this.opts.color) && ASCII.test(text)
     let i = 0
     const n = text.length
     while (i < n) {
       const sp = text.indexOf(' ', i)
       const end = sp < 0 ? n : sp
       if (end > i) {
-        const t = text.slice(i, end)
-        this.word.push({text: t, style, link})
-        this.wordWidth += cells(t)
+        const t = i === 0 && end === n ? text : text.slice(i, end)
+        if (plain && sp >= 0) this.placePlain(t)
+        else {
+          // The last word may continue in the next call: it stays pending.
+          this.word.push({text: t, style: plain ? PLAIN : style, link})
+          this.wordWidth += plain ? t.length : cells(t)
+        }
       }
       if (sp < 0) break
       this.space()
       i = sp + 1
     }
+  }
+
+  /** A complete unstyled word of one-cell characters. */
+  private placePlain(word: string): void {
+    const w = word.length
+    this.begin()
+    if (!this.lineEmpty) {
+      if (this.col + 1 + w <= this.width) {
+        this.out += ' ' + word
+        this.col += 1 + w
+        return
+      }
+      this.newline()
+    }
+    if (w <= this.width - this.col) {
+      this.out += word
+      this.col += w
+      this.lineEmpty = false
+      return
+    }
+    this.placeLong([{text: word, style: PLAIN}])
   }
 
   /** A break opportunity: ends the current word. */

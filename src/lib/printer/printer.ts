@@ -63,6 +63,8 @@ export function resolveFormat(flag: string | undefined): OutputFormat {
 }
 
 const FLUSH_AT = 64 * 1024
+/** Ready-made bytes at least this long are written as they are rather than queued as text. */
+const DIRECT_AT = 4 * 1024
 
 class Channel {
   // A rope string: V8 concatenation is cheaper than an array + join here.
@@ -71,6 +73,9 @@ class Channel {
   private blocked = false
   private drainWaiters: (() => void)[] = []
   private lastWrite: Promise<void> = Promise.resolve()
+  /** Where writes are encoded (see `send`), and whether the stream still holds it. */
+  private bytes = Buffer.allocUnsafeSlow(0)
+  private bytesBusy = false
   /** Whether the last byte written ended a line. */
   atLineStart = true
 
@@ -111,6 +116,21 @@ class Channel {
     else this.scheduled ??= setImmediate(() => this.flush())
   }
 
+  /**
+   * Text given as its UTF-8 bytes (a binary string: one char per byte),
+   * written as they are. Not on a terminal a prompt may be open on (those
+   * writes are text), nor when short (queued with the rest).
+   */
+  writeBytes(utf8: string): void {
+    if (utf8.length === 0 || this.closed) return
+    if (this.onTerminal || utf8.length < DIRECT_AT) return this.write(Buffer.from(utf8, 'latin1').toString('utf8'))
+    this.onBeforeWrite()
+    // What is pending goes first.
+    this.flush()
+    this.atLineStart = utf8.charCodeAt(utf8.length - 1) === 10
+    this.send(utf8, 'latin1')
+  }
+
   get hasPending(): boolean {
     return this.pending.length > 0
   }
@@ -123,22 +143,51 @@ class Channel {
     if (this.pending.length === 0 || this.closed) return
     const data = this.pending
     this.pending = ''
-    let done!: () => void
-    this.lastWrite = new Promise<void>((resolve) => (done = resolve))
-    // The callback also runs (with an error) if the stream fails: never hang a flush.
-    let ok = true
     if (this.onTerminal && openPrompt()) {
       // A prompt is open on this terminal: print above it, never into it.
       // The prompt redraws on a fresh line, so a partial line is ended here
       // (on the terminal only: piped output never reaches this branch).
       const text = data.endsWith('\n') ? data : data + '\n'
       this.atLineStart = true
-      writeAbovePrompt(() => {
-        ok = this.stream.write(text, () => done())
-      })
+      writeAbovePrompt(() => this.send(text, 'utf8'))
     } else {
-      ok = this.stream.write(data, () => done())
+      this.send(data, 'utf8')
     }
+  }
+
+  /**
+   * Hands `data` to the stream as bytes, noting when it is done and when the
+   * stream pushes back. A string handed to a stream goes through
+   * Buffer.from, which measures it before encoding it (two passes over a
+   * two-byte string, a third of a text-heavy answer's output cost), and
+   * makes a new Buffer per write, whose memory lives until V8 collects it.
+   * Encoded once into the channel's own buffer instead, which an fd-backed
+   * stream (stdout, stderr, the terminal: done with the bytes when it calls
+   * back) lets the next write reuse.
+   */
+  private send(data: string, encoding: 'utf8' | 'latin1'): void {
+    let chunk: Buffer
+    let written: (() => void) | undefined
+    if (typeof (this.stream as {fd?: unknown}).fd === 'number') {
+      const size = encoding === 'latin1' ? data.length : data.length * 3
+      if (this.bytesBusy || this.bytes.length < size) this.bytes = Buffer.allocUnsafeSlow(Math.max(size, this.bytes.length))
+      const bytes = this.bytes
+      chunk = bytes.subarray(0, bytes.write(data, 0, encoding))
+      this.bytesBusy = true
+      written = () => {
+        if (this.bytes === bytes) this.bytesBusy = false
+      }
+    } else {
+      // A stream that may keep the chunk after its callback (a test's PassThrough) gets its own.
+      chunk = Buffer.from(data, encoding)
+    }
+    let done!: () => void
+    this.lastWrite = new Promise<void>((resolve) => (done = resolve))
+    // The callback also runs (with an error) if the stream fails: never hang a flush.
+    const ok = this.stream.write(chunk, () => {
+      written?.()
+      done()
+    })
     if (!ok && !this.blocked) {
       this.blocked = true
       this.stream.once('drain', () => {
@@ -246,8 +295,19 @@ export class Printer {
     return this.status.start(sanitizeUntrusted(label), suffix)
   }
 
-  /** Streams assistant text to stdout (or a `text` event in json). */
-  assistant(chunk: string): void {
+  /**
+   * Streams assistant text to stdout (or a `text` event in json). A piece
+   * with its UTF-8 bytes, going to a file or pipe, is written as those bytes
+   * (its text is not even decoded).
+   */
+  assistant(piece: string | {readonly text: string; utf8?: string}): void {
+    const utf8 = typeof piece === 'string' ? undefined : piece.utf8
+    if (utf8 !== undefined && !this.sanitizeOut && !this.markdown.assistant && this.format === 'text') {
+      if (this.inOrder(() => this.assistant(piece))) return
+      this.endReasoning()
+      return this.out.writeBytes(utf8)
+    }
+    let chunk = typeof piece === 'string' ? piece : piece.text
     if (chunk === '') return
     if (this.inOrder(() => this.assistant(chunk))) return
     this.endReasoning()

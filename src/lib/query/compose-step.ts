@@ -9,6 +9,7 @@ import type {Config} from '../config/types.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
+import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
 import {noEditorMessage} from '../conversation/edit.js'
 import {queryModelId} from '../config/defaults.js'
 import {adoptDraft, composeQuery, discardDraft} from './compose.js'
@@ -51,6 +52,8 @@ export interface ComposeInEditorOptions {
    * first by default); without one only the editor can compose it.
    */
   terminal?: {preferEditor: boolean}
+  /** The inline prompt's keys, editor name and wider search. */
+  inline?: InlinePromptSettings
 }
 
 export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
@@ -66,7 +69,7 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
       const {composeOnTerminal} = await import('./surface.js')
       const {TerminalPromptBackend} = await import('../inquire/terminal-backend.js')
       return composeOnTerminal({
-        backend: new TerminalPromptBackend(),
+        backend: new TerminalPromptBackend({inline: opts.inline}),
         editor: opts.editor,
         noEditorReason: noEditorMessage(opts.editorConfig.envs),
         editMode: opts.config.editor.inline.edit_mode,

@@ -42,7 +42,7 @@ export interface OpenConversation {
 /**
  * Takes the conversation's lock (creating the conversation, locked, when
  * `id` is undefined), then moves a new conversation's draft to it, makes it
- * active and loads it.
+ * active (unless `activate` is false) and loads it.
  * Storage failures (read-only directory, full disk) and a held lock are
  * QueryErrors: one line, not a stack.
  */
@@ -52,6 +52,8 @@ export async function openConversation(
   query: string,
   draft: DraftLink | undefined,
   status?: Pick<Printer, 'startStatus'>,
+  /** False for `--id ID`: that conversation is used for this query, the active one stays as it was. */
+  activate = true,
 ): Promise<OpenConversation> {
   // Nothing of a conversation is written before its lock is held: a new one
   // is created locked; an existing one read before the lock (its config
@@ -76,7 +78,7 @@ export async function openConversation(
   try {
     await userFacing(async () => {
       await draft?.adopt(conversationId)
-      await store.setActive(conversationId)
+      if (activate) await store.setActive(conversationId)
     })
     const conversation = await userFacing(() => store.load(conversationId))
     if (!conversation.metadata.title) {
@@ -97,6 +99,12 @@ function secondsLeft(deadline: number): string {
 
 /** A conversation's title: the query's first non-blank line, at most 60 characters. */
 export function titleFrom(query: string): string {
-  const line = query.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  // Line by line from the start: a 200 MB piped query is not split whole (issue 27).
+  let line = ''
+  for (let at = 0; at < query.length && line === ''; ) {
+    const end = query.indexOf('\n', at)
+    line = query.slice(at, end === -1 ? query.length : end).trim()
+    at = end === -1 ? query.length : end + 1
+  }
   return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }

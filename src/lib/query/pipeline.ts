@@ -5,6 +5,7 @@
 // exit. The command imports this module lazily, so everything a query needs
 // loads here once and `jp --help` loads none of it.
 import {loadWorkspaceConfig} from '../conversation/config.js'
+import {workspaceSearchHistory} from '../conversation/history.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'
@@ -16,6 +17,8 @@ import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {readQueryText} from './input.js'
+import {readAttachments} from './attachments.js'
+import {lastTurnStart, sumUsage, usageLine} from '../conversation/usage.js'
 import {settleTurn} from './report.js'
 import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
 
@@ -32,6 +35,10 @@ export interface QueryOptions {
   edit: boolean
   noEdit: boolean
   format: OutputFormat
+  /** `-u`: one stderr line after the answer with the turn's token usage. */
+  usage?: boolean
+  /** `-a PATH` files, in order. */
+  attach: string[]
 }
 
 /** Where the query runs: the command's workspace and store, its `--cfg` layers, and where a line of chrome goes before the query's printer exists. */
@@ -56,13 +63,22 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   const interactive = hasTty()
+  // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
+  const attachments = await readAttachments(opts.attach, {cwd: process.cwd(), maxBytes: config.query.attach_max_bytes})
+  const enabledTools = await chooseTools(config, opts)
+  if (opts.model !== undefined) await chooseModel(opts.model, config, printer)
   // The one editor of this query, through the init hook's helper; its notices
   // and the plugins' warnings go through the printer, in order with its other
   // notices (a notice event with --format json). A bad editor.backend is a QueryError.
   const {editorConfig, editor} = await userFacing(() => openEditor(config.editor, {env: process.env, notice: (line) => printer.notice(line)}))
 
+  // What every inline prompt of this query shares: the user's keys, the name
+  // of the editor Ctrl+X opens, and the wider history Ctrl+R searches.
+  const inline = interactive
+    ? {keys: config.editor.inline.keys, editorName: editor ? editorConfig.label() : undefined, olderHistory: workspaceSearchHistory(workspace, id, process.env)}
+    : undefined
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
-  const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer})
+  const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer, inline})
   if (text.type === 'nothing') {
     await printer.flush()
     printer.close()
@@ -70,10 +86,10 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   }
 
   const model = await chooseModel(text.modelFlag, config, printer)
-  const enabledTools = await chooseTools(config, opts)
-  const conversation = await openConversation(store, id, text.text, text.draft, printer)
-  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor})
-  return settleTurn(runTurn(text.text, deps), {
+  // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
+  const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
+  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
+  return settleTurn(runTurn(text.text, {...deps, attachments}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,
@@ -83,5 +99,7 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     router,
     printer,
     keyReader,
+    // -u: what the turn cost, summed over its requests, from the usage stored with it.
+    usage: opts.usage ? () => usageLine(sumUsage(conversation.events, lastTurnStart(conversation.events))) : undefined,
   })
 }

@@ -4,6 +4,7 @@
 // printer, also when a graceful shutdown ends the process first.
 import type {SignalRouter} from '../interrupt/signals.js'
 import type {Printer} from '../printer/printer.js'
+import {isCompactionFailed} from '../conversation/journal.js'
 import {errorLine} from '../text/one-line.js'
 import type {TurnOutcome} from '../turn/turn-loop.js'
 import {discardSentDraft, keepUnsentQuery} from './compose.js'
@@ -21,6 +22,8 @@ export interface ReportOptions {
   router: SignalRouter
   printer: Printer
   keyReader?: {stop(): void}
+  /** `jp query -u`: the usage line, printed after the answer. */
+  usage?: () => string
 }
 
 /** Settles the turn: the exit code (0 done or stopped, 1 failed, 130 aborted or shut down). */
@@ -44,20 +47,27 @@ export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions
       return 130
     }
     code = await report(outcome, opts)
+    if (opts.usage) printer.chrome(opts.usage())
   } catch (error) {
-    // The turn itself failed (e.g. events.json could not be written): one line.
+    // The turn itself failed (e.g. events.json could not be written): one line, and what was kept.
     printer.error(`Error: ${errorLine(error)}`)
+    printer.notice(notSaved(opts.conversationId))
     code = 1
     turnThrew = true
   }
   if (!router.shuttingDown) {
     if (!turnThrew) {
-      // The last writes: a failure is reported and exits 1 (the old files stay).
+      // The last writes: a failure is reported and exits 1 (the old files stay) —
+      // unless everything is saved in the journal and only compaction failed (a warning).
       try {
         await opts.closeEvents?.()
       } catch (error) {
-        printer.error(`Error: ${errorLine(error)}`)
-        code = 1
+        if (isCompactionFailed(error)) printer.warn(errorLine(error))
+        else {
+          printer.error(`Error: ${errorLine(error)}`)
+          printer.notice(notSaved(opts.conversationId))
+          code = 1
+        }
       }
     }
     opts.keyReader?.stop()
@@ -67,6 +77,11 @@ export async function settleTurn(turn: Promise<TurnOutcome>, opts: ReportOptions
     printer.close()
   }
   return code
+}
+
+/** What a failed write kept: everything written before it (each journal record is durable on its own). */
+function notSaved(conversationId: string): string {
+  return `Nothing after the failed write was saved; conversation ${conversationId} keeps what was written before it.`
 }
 
 async function report(outcome: Exclude<TurnOutcome, {type: 'shutdown'}>, opts: ReportOptions): Promise<number> {

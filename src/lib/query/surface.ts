@@ -1,17 +1,16 @@
 // Where a query is composed on a terminal (SPEC §17 "Query composition", JP
 // RFD 093): inline first by default, the full QUERY_MESSAGE.md document one
 // Ctrl+X away, the editor first for `query.compose_in_editor = true |
-// "always"` (or `-e`). The editor side is `composeQuery`; this is the policy
-// around it. Like RFD 093 it keeps its own small loop instead of sharing the
-// interrupt reply's: the fallback target differs (an error, not a menu) and
-// the editor side edits a document, not a text.
+// "always"` (or `-e`). The editor side is `composeQuery` (the document, not
+// the text) and `"always"` without an editor is an error, not a menu; the
+// loop itself is compose/compose.ts's, the interrupt reply's too.
 import {dirname, join} from 'node:path'
 import type {PartialConfig} from '../config/load.js'
 import type {ComposeInEditor, EditMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {PromptBackend} from '../inquire/types.js'
-import {editorNotice, isNonBlank} from '../compose/inline.js'
-import {startsInEditor} from '../compose/modes.js'
+import {compose} from '../compose/compose.js'
+import {type ComposeDeps, isNonBlank} from '../compose/inline.js'
 import {INLINE_QUERY_FILE, TypedDraft} from '../compose/typed-draft.js'
 import {errorMessage} from '../text/one-line.js'
 import {composeQuery, configProblem, draftDelta, readQueryDraft, writeInlineQuery, type ComposeOptions, type ComposeResult} from './compose.js'
@@ -70,68 +69,47 @@ export async function composeOnTerminal(opts: SurfaceOptions): Promise<SurfaceRe
     }
   }
 
-  if (startsInEditor(mode)) {
-    const reason = opts.editor === undefined ? opts.noEditorReason : undefined
-    if (reason === undefined) {
-      try {
-        return await inEditor(opts, opts.seed, false)
-      } catch (error) {
-        if (mode === 'always') throw new QueryDraftError(`couldn't open your editor: ${errorMessage(error)}`)
-        await opts.notice(editorNotice(errorMessage(error), 'Continuing with the inline editor.'))
-      }
-    } else {
-      if (mode === 'always') throw new QueryDraftError(`${reason}; or pass the query as arguments (with -E to never open the editor)`)
-      await opts.notice(editorNotice(reason, 'Continuing with the inline editor.'))
-    }
+  // The one compose loop (compose/compose.ts), over the query document.
+  const deps: ComposeDeps = {
+    backend: opts.backend,
+    editor: opts.editor,
+    editMode: opts.editMode,
+    notice: opts.notice,
+    history: opts.history ?? [],
+    noEditorReason: opts.noEditorReason,
+    typedDraft: typed,
   }
-
-  const seed = opts.seed.trim() !== '' ? opts.seed : (typed.read() ?? draft?.query ?? '')
-  return inline(opts, seed, typed, mode !== 'never', draft?.configToml)
-}
-
-async function inline(opts: SurfaceOptions, seed: string, typed: TypedDraft, escape: boolean, configToml: string | undefined): Promise<SurfaceResult> {
-  let buffer = seed
-  for (;;) {
-    const outcome = await opts.backend.inlineReply({
+  return compose<SurfaceResult>(
+    deps,
+    {
       message: QUERY_PROMPT,
-      initialText: buffer,
-      editMode: opts.editMode,
-      editorEscape: escape && opts.editor !== undefined,
-      history: opts.history ?? [],
-      onChange: (text) => typed.update(text),
-    })
-    if (outcome.type === 'cancelled') {
-      typed.flush()
-      return {type: 'cancelled', inline: true}
-    }
-    if (outcome.type === 'submit') {
-      typed.clear()
-      if (!isNonBlank(outcome.text)) return {type: 'empty'}
-      const text = outcome.text.trim()
-      const delta = await draftDelta(opts, configToml)
-      if (delta) await opts.notice(DRAFT_CONFIG_NOTICE)
-      // Kept as the draft until the turn succeeds, as an editor-composed query is.
-      await writeInlineQuery(opts, text)
-      return {type: 'query', text, ...(delta ? {delta} : {})}
-    }
-
-    buffer = outcome.currentText
-    typed.update(buffer)
-    typed.flush()
-    if (!escape || opts.editor === undefined) continue
-    let result: ComposeResult
-    try {
-      result = await inEditor(opts, buffer, true)
-    } catch (error) {
-      await opts.notice(editorNotice(errorMessage(error), 'Keeping your text.'))
-      continue
-    }
-    // A cancelled or emptied document returns to the prompt with the buffer as it was.
-    if (result.type === 'query') {
-      typed.clear()
-      return result
-    }
-  }
+      mode,
+      seed: opts.seed,
+      inlineSeed: opts.seed.trim() !== '' ? opts.seed : (typed.read() ?? draft?.query ?? ''),
+      editorEscape: mode !== 'never' && opts.editor !== undefined,
+    },
+    {
+      editorFirst: (seed) => inEditor(opts, seed, false),
+      // The document gets the buffer; a cancelled or emptied document returns to the prompt with the buffer as it was.
+      async escape(buffer) {
+        const result = await inEditor(opts, buffer, true)
+        return result.type === 'query' ? {type: 'done', value: result} : {type: 'keep'}
+      },
+      async inlineEnded(result) {
+        if (result.type === 'cancelled') return {type: 'cancelled', inline: true}
+        if (!isNonBlank(result.text)) return {type: 'empty'}
+        const text = result.text.trim()
+        const delta = await draftDelta(opts, draft?.configToml)
+        if (delta) await opts.notice(DRAFT_CONFIG_NOTICE)
+        // Kept as the draft until the turn succeeds, as an editor-composed query is.
+        await writeInlineQuery(opts, text)
+        return {type: 'query', text, ...(delta ? {delta} : {})}
+      },
+      editorGone(reason, failed) {
+        throw new QueryDraftError(failed ? `couldn't open your editor: ${reason}` : `${reason}; or pass the query as arguments (with -E to never open the editor)`)
+      },
+    },
+  )
 }
 
 function inEditor(opts: SurfaceOptions, seed: string, bufferWins: boolean): Promise<ComposeResult> {

@@ -6,6 +6,7 @@ import {FALLBACK_MODEL_ID, queryModelId} from '../config/defaults.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
+import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
 import {SignalRouter} from '../interrupt/signals.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
@@ -48,6 +49,8 @@ export interface TurnSetupOptions {
   workspace: Workspace
   printer: Printer
   editor: EditorBackend | undefined
+  /** The inline prompts' keys, editor name and wider search. */
+  inline?: InlinePromptSettings
 }
 
 export interface TurnSetup {
@@ -133,7 +136,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
   const {config, printer, editor} = opts
   // Graceful shutdown closes any open prompt (restoring the terminal) and
   // refuses new ones, so no menu outlives the turn.
-  const backend = new TerminalPromptBackend({context: {signal: router.shutdownSignal}})
+  const backend = new TerminalPromptBackend({context: {signal: router.shutdownSignal}, inline: opts.inline})
   const editMode = config.editor.inline.edit_mode
   const notice = (line: string) => printer.warn(line)
   // What was typed at a reply prompt of a run that died comes back first on Up.

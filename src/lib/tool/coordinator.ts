@@ -8,6 +8,7 @@ import type {RememberedDecision, TurnToolDecisions} from './decisions.js'
 import {parseArguments, type PermissionResult, type ResultReview, type ToolArguments, type ToolPromptExit} from './prompter.js'
 import {defaultCancellationResponse, resolveToolConfig, type ResolvedToolConfig} from './resolve.js'
 import {errorMessage} from '../text/one-line.js'
+import {unreachable} from '../text/unreachable.js'
 
 export interface ToolCallRequest {
   id: string
@@ -179,10 +180,28 @@ function endedResponse(call: ToolCallRequest, ending: TurnEnding, deps: ToolCoor
 
 /** The Ctrl+C menu of a tool prompt ended the calls: the ending and what this call is told. */
 function exitOutcome(call: ToolCallRequest, exit: ToolPromptExit, deps: ToolCoordinatorDeps, ran: boolean): CallOutcome {
-  const ending: TurnEnding = exit.type === 'reply' ? {reply: exit.text, fromEditor: exit.fromEditor} : exit.type
+  const ending = exitEnding(exit)
   // A tool that ran but whose result was not confirmed: its result is withheld, as with `n`.
   if (ran) return {response: {id: call.id, content: RESULT_SKIPPED_BY_USER, isError: false, skipped: true}, ending}
   return {response: endedResponse(call, ending, deps), ending}
+}
+
+/** How leaving a tool prompt through its menu ends the remaining calls. */
+function exitEnding(exit: ToolPromptExit): TurnEnding {
+  switch (exit.type) {
+    case 'reply': {
+      return {reply: exit.text, fromEditor: exit.fromEditor}
+    }
+
+    case 'stop':
+    case 'escalate': {
+      return exit.type
+    }
+
+    default: {
+      return unreachable(exit, 'tool prompt exit')
+    }
+  }
 }
 
 function errorResponse(call: ToolCallRequest, content: string): CallOutcome {
@@ -223,13 +242,25 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
   let args = parsed.args
   if (interactive) {
     const permission = await askPermission(call.name, args, config, deps)
-    if (permission.type === 'interrupted') return exitOutcome(call, permission.exit, deps, false)
-    if (permission.type === 'skip') {
-      const content = permission.reason === undefined ? config.cancellation_response : skipReasonResponse(permission.reason)
-      return {response: {id: call.id, content, isError: false, skipped: true}}
-    }
+    switch (permission.type) {
+      case 'interrupted': {
+        return exitOutcome(call, permission.exit, deps, false)
+      }
 
-    args = permission.args
+      case 'skip': {
+        const content = permission.reason === undefined ? config.cancellation_response : skipReasonResponse(permission.reason)
+        return {response: {id: call.id, content, isError: false, skipped: true}}
+      }
+
+      case 'run': {
+        args = permission.args
+        break
+      }
+
+      default: {
+        return unreachable(permission, 'permission answer')
+      }
+    }
     // The conversation must show what was approved and run, not what was asked for.
     if (JSON.stringify(args) !== JSON.stringify(parsed.args)) {
       const edited = args
@@ -309,7 +340,8 @@ async function runWithInterrupts(
       (error: unknown) => ({kind: 'failed', error}),
     )
 
-    let action: ToolInterruptAction | undefined
+    // A `continue` answer is no action: the loop below keeps waiting.
+    let action: Exclude<ToolInterruptAction, {type: 'continue'}> | undefined
     let settled: Settled | undefined
     const watcher = new InterruptWatcher(interrupts, config.cancellation_response)
     // Without a terminal there is no menu: the router's own SIGINT handling
@@ -319,16 +351,15 @@ async function runWithInterrupts(
       for (;;) {
         const next = await Promise.race([running, watcher.next()])
         if ('type' in next) {
+          if (next.type === 'continue') continue
           action = next
-          if (action.type !== 'continue') break
-          action = undefined
-          continue
+          break
         }
 
         settled = next
         if (watcher.menuOpen) {
-          action = await watcher.next()
-          if (action.type === 'continue') action = undefined
+          const answer = await watcher.next()
+          if (answer.type !== 'continue') action = answer
         }
 
         break
@@ -365,11 +396,15 @@ async function runWithInterrupts(
         }
       }
 
-      default: {
+      case 'escalate': {
         return {
           kind: 'interrupted',
           outcome: {response: {id: call.id, content: config.cancellation_response, isError: false, skipped: true}, ending: 'escalate'},
         }
+      }
+
+      default: {
+        return unreachable(action, 'tool interrupt action')
       }
     }
   }

@@ -7,6 +7,7 @@ import type {EditMode, ToolResultMode, ToolRunMode} from '../config/types.js'
 import type {EditorBackend} from '../editor/types.js'
 import {isPromptCancelled, type CancelReason, type InlineSelectConfig, type PromptBackend, type SelectOption} from '../inquire/types.js'
 import {type ComposeDeps, editInline, type InlineEditResult, isNonBlank} from '../compose/inline.js'
+import {unreachable} from '../text/unreachable.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 import {truncate} from '../inquire/render/frame.js'
 import {errorMessage} from '../text/one-line.js'
@@ -62,6 +63,31 @@ export type ResultChoice = 'deliver' | 'skip' | 'edit' | {exit: ToolPromptExit}
 
 /** `exit`: the user left through the Ctrl+C menu at the result prompt (the result is not delivered). */
 export type ResultReview = {deliver: true; content: string} | {deliver: false; exit?: ToolPromptExit}
+
+/** What an argument edit means for the permission step: run, skip, leave through the menu, or ask again (`'ask'`). */
+function afterEdit(edited: ArgumentEditResult): PermissionResult | 'ask' {
+  switch (edited.type) {
+    case 'edited': {
+      return {type: 'run', args: edited.args, remember: false}
+    }
+
+    case 'cancelled': {
+      return {type: 'skip', reason: EDIT_CANCELLED_REASON, remember: false}
+    }
+
+    case 'interrupted': {
+      return edited
+    }
+
+    case 'emptied': {
+      return 'ask'
+    }
+
+    default: {
+      return unreachable(edited, 'argument edit result')
+    }
+  }
+}
 
 export const PERMISSION_OPTIONS: SelectOption[] = [
   {key: 'y', description: 'Run tool'},
@@ -172,15 +198,16 @@ export class ToolPrompter {
 
       case 'edit': {
         // No permission prompt comes first: the editor names the tool.
-        const edited = await this.editArguments(args, this.header(name, args))
-        if (edited.type === 'edited') return {type: 'run', args: edited.args, remember: false}
-        if (edited.type === 'cancelled') return {type: 'skip', reason: EDIT_CANCELLED_REASON, remember: false}
-        if (edited.type === 'interrupted') return edited
+        const edited = afterEdit(await this.editArguments(args, this.header(name, args)))
+        return edited === 'ask' ? this.ask(name, args) : edited
+      }
+
+      case 'ask': {
         return this.ask(name, args)
       }
 
       default: {
-        return this.ask(name, args)
+        return unreachable(mode, 'tool run mode')
       }
     }
   }
@@ -229,10 +256,8 @@ export class ToolPrompter {
         }
 
         case 'e': {
-          const edited = await this.editArguments(args)
-          if (edited.type === 'edited') return {type: 'run', args: edited.args, remember: false}
-          if (edited.type === 'cancelled') return {type: 'skip', reason: EDIT_CANCELLED_REASON, remember: false}
-          if (edited.type === 'interrupted') return edited
+          const edited = afterEdit(await this.editArguments(args))
+          if (edited !== 'ask') return edited
           // Emptied: ask again with the original arguments.
           break
         }

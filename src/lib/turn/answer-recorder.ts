@@ -13,6 +13,7 @@
 import {event, type ConversationEvent} from '../conversation/events.js'
 import {IN_MEMORY_FIELD_CHARS} from '../conversation/journal.js'
 import {JsonTextBuffer, type StreamedChunk} from '../conversation/streamed-chunk.js'
+import type {TextPiece} from '../llm/types.js'
 
 export interface RecorderDeps {
   /** The conversation's events (the recorder appends the answer's event here). */
@@ -32,11 +33,16 @@ export interface RecorderDeps {
 /** Pending bytes that are written at once, without waiting for the second to pass. */
 const WRITE_AT_BYTES = 256 * 1024
 /** Pending bytes past which the stream waits for the write in flight (a disk slower than the network). */
-const PAUSE_AT_BYTES = 4 * 1024 * 1024
+export const PAUSE_AT_BYTES = 1024 * 1024
+/**
+ * What the two buffers are allocated at, once: the pause mark and the text of
+ * the event that crosses it (one network read's, escaped: far less than this).
+ */
+export const RECORDER_BUFFER_BYTES = PAUSE_AT_BYTES + 512 * 1024
 
 export class AnswerRecorder {
-  private gathering = new JsonTextBuffer()
-  private spare = new JsonTextBuffer()
+  private gathering = new JsonTextBuffer(RECORDER_BUFFER_BYTES)
+  private spare = new JsonTextBuffer(RECORDER_BUFFER_BYTES)
   /** The pending text itself, while the answer is short enough to be kept in memory whole. */
   private kept: string[] = []
   private keptChars = 0
@@ -57,17 +63,25 @@ export class AnswerRecorder {
     this.keepChars = deps.appendText ? IN_MEMORY_FIELD_CHARS : Number.POSITIVE_INFINITY
   }
 
-  add(text: string): void {
-    if (text === '' || this.failure !== undefined) return
-    this.gathering.add(text)
+  /** Records a piece of the answer: its bytes when it has them (its text is read only while text is kept). */
+  add(piece: TextPiece | string): void {
+    if (typeof piece === 'string') piece = {text: piece}
+    if (this.failure !== undefined || (piece.json === undefined ? piece.text === '' : piece.json === '')) return
+    this.gathering.add(piece)
     // The first write stores the event itself, so its text is always kept.
     if (this.messageAt === undefined || this.keptChars < this.keepChars) {
+      const text = piece.text
       this.kept.push(text)
       this.keptChars += text.length
     } else this.whole = false
     if (this.writing) return
     if (this.gathering.length >= WRITE_AT_BYTES) void this.flush()
     else this.timer ??= setTimeout(() => void this.flush(), this.deps.everyMs)
+  }
+
+  /** Bytes its two buffers hold allocated: RECORDER_BUFFER_BYTES each unless one piece did not fit. */
+  get bufferBytes(): number {
+    return this.gathering.capacity + this.spare.capacity
   }
 
   /** Resolves when the stream may go on: at once, unless a write is in flight and too much is pending behind it. */

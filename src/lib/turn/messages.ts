@@ -4,6 +4,19 @@
 import type {ConversationEvent} from '../conversation/events.js'
 import type {AssistantMessage, ChatMessage, ToolCall} from '../llm/types.js'
 
+/**
+ * An attachment (`jp query -a PATH`) as the model reads it: its path, then its
+ * text in a fence longer than any run of backticks inside it, so the file
+ * cannot close the fence.
+ */
+export function attachmentText(a: {path: string; content: string}): string {
+  let longest = 0
+  for (const m of a.content.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  const fence = '`'.repeat(Math.max(3, longest + 1))
+  const body = a.content.endsWith('\n') ? a.content : `${a.content}\n`
+  return `Attached file ${a.path}:\n${fence}\n${body}${fence}`
+}
+
 export function eventsToMessages(events: readonly ConversationEvent[]): ChatMessage[] {
   const messages: ChatMessage[] = []
   const toolNames = new Map<string, string>()
@@ -38,6 +51,15 @@ export function eventsToMessages(events: readonly ConversationEvent[]): ChatMess
           const {signature, redacted_thinking: redacted} = e as {signature?: unknown; redacted_thinking?: unknown}
           if (typeof redacted === 'string') (a.thinking ??= []).push({type: 'redacted_thinking', data: redacted})
           else if (typeof signature === 'string') (a.thinking ??= []).push({type: 'thinking', thinking: e.reasoning, signature})
+        }
+        break
+      }
+
+      case 'attachment': {
+        // Part of the query it follows: appended to that user message.
+        const last = messages.at(-1)
+        if (last?.role === 'user' && typeof e.path === 'string' && typeof e.content === 'string') {
+          last.content += `\n\n${attachmentText({path: e.path, content: e.content})}`
         }
         break
       }

@@ -3,7 +3,7 @@
 // commits what it returns, so what is stored is what the provider sent —
 // each thinking block with its own signature, redacted blocks included.
 import {event, type ChatResponseEvent, type ConversationEvent} from '../conversation/events.js'
-import type {FinishReason, StreamEvent, ToolCallEvent} from '../llm/types.js'
+import type {FinishReason, StreamEvent, TextPiece, ToolCallEvent} from '../llm/types.js'
 
 /** A stored reasoning piece: a signed block, a redacted block, or unsigned text. */
 type ReasoningPiece = {text: string; signature?: string} | {redacted: string}
@@ -12,6 +12,8 @@ export class ResponseParts {
   text = ''
   toolCalls: ToolCallEvent[] = []
   finish?: {reason: FinishReason; raw?: string}
+  /** The response's token counts, as last reported (each usage event is a running total). */
+  usage?: {input: number; output: number; cached: number}
   private closed: ReasoningPiece[] = []
   /** Reasoning text not yet closed by a signature. */
   private open = ''
@@ -22,14 +24,15 @@ export class ResponseParts {
    * recorded in the conversation while it streams) and is not kept here:
    * `text` stays empty and `toEvents` leaves the message out.
    */
-  constructor(private readonly recordText?: (text: string) => void) {}
+  constructor(private readonly recordText?: (piece: TextPiece) => void) {}
 
   add(ev: StreamEvent): void {
     switch (ev.type) {
       case 'text':
-        if (ev.text === '') break
+        // A text event of bytes is never empty (and reading its text would decode it).
+        if (ev.utf8 === undefined && ev.text === '') break
         this.sawText = true
-        if (this.recordText) this.recordText(ev.text)
+        if (this.recordText) this.recordText(ev)
         else this.text += ev.text
         break
       case 'reasoning':
@@ -45,6 +48,9 @@ export class ResponseParts {
         break
       case 'tool_call':
         this.toolCalls.push(ev)
+        break
+      case 'usage':
+        this.usage = {input: ev.inputTokens ?? this.usage?.input ?? 0, output: ev.outputTokens ?? this.usage?.output ?? 0, cached: ev.cachedTokens ?? this.usage?.cached ?? 0}
         break
       case 'finish':
         this.finish = ev.raw === undefined ? {reason: ev.reason} : {reason: ev.reason, raw: ev.raw}
@@ -65,6 +71,8 @@ export class ResponseParts {
     for (const piece of [...this.closed, ...(this.open === '' ? [] : [{text: this.open}])]) out.push(storedReasoning(piece))
     if (this.text !== '') out.push(event.message(this.text))
     for (const call of this.toolCalls) out.push(event.toolCallRequest(call.id, call.name, call.arguments))
+    // Stored with the turn: `jp conversation show` and `jp query -u` sum these.
+    if (this.usage) out.push(event.usage(this.usage))
     return out
   }
 

@@ -18,6 +18,7 @@ import {AnswerRecorder} from './answer-recorder.js'
 import type {StreamedChunk} from '../conversation/streamed-chunk.js'
 import {finishNotice, ResponseParts} from './response.js'
 import {errorMessage} from '../text/one-line.js'
+import {unreachable} from '../text/unreachable.js'
 
 /** Sent as the next user message when the user continues after the stream had ended (no assistant prefill). */
 export const CONTINUE_MESSAGE = 'Please continue.'
@@ -54,6 +55,8 @@ export interface TurnDeps {
   router?: SignalRouter
   /** Present when a terminal can show prompts. */
   interactive?: {interrupts: InterruptHandler; prompter: ToolPrompter}
+  /** Files sent with the query (`jp query -a`), stored as `attachment` events after it. */
+  attachments?: ReadonlyArray<{path: string; content: string}>
 }
 
 export type TurnOutcome =
@@ -103,9 +106,25 @@ async function atGap(gate: MenuGate<TurnInterruptAction> | undefined): Promise<E
   return action === undefined || action.type === 'continue' ? undefined : action
 }
 
-/** How a stop or an escalation at the turn menu ends the turn (escalation already started the shutdown). */
-function ended(action: {type: 'stop' | 'escalate'}): TurnOutcome {
-  return action.type === 'stop' ? {type: 'stopped'} : {type: 'shutdown'}
+/** How the turn menu's answer at a gap ends the turn, or the reply it sends (a reply goes on; escalation already started the shutdown). */
+function atGapEnds(action: Exclude<TurnInterruptAction, {type: 'continue'}>): TurnOutcome | {type: 'reply'; text: string; fromEditor: boolean} {
+  switch (action.type) {
+    case 'reply': {
+      return action
+    }
+
+    case 'stop': {
+      return {type: 'stopped'}
+    }
+
+    case 'escalate': {
+      return {type: 'shutdown'}
+    }
+
+    default: {
+      return unreachable(action, 'turn menu action')
+    }
+  }
 }
 
 /** The user's reply becomes the next user message (one from the editor was never on screen: echoed). */
@@ -117,14 +136,17 @@ async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Prom
 
 async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
   const turnStart = deps.events.length
-  deps.events.push(event.turnStart(), event.chatRequest(query))
+  deps.events.push(event.turnStart(), event.chatRequest(query), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   const decisions = new TurnToolDecisions()
 
   for (let step = 0; step < MAX_STEPS; step++) {
     const gap = await atGap(gate)
-    if (gap?.type === 'reply') await addReply(deps, gap.text, gap.fromEditor)
-    else if (gap) return ended(gap)
+    if (gap) {
+      const then = atGapEnds(gap)
+      if (then.type !== 'reply') return then
+      await addReply(deps, then.text, then.fromEditor)
+    }
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
@@ -152,16 +174,32 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
     if (result.error !== undefined && decision === undefined) return failed(deps, turnStart, result)
 
-    if (decision?.type === 'stop') return {type: 'stopped'}
-    if (decision?.type === 'reply') {
-      await addReply(deps, decision.text, decision.fromEditor)
-      continue
-    }
+    // Every answer of the streaming menu (abort and escalate were handled above).
+    switch (decision?.type) {
+      case 'stop': {
+        return {type: 'stopped'}
+      }
 
-    if (decision?.type === 'continue') {
-      deps.events.push(event.chatRequest(CONTINUE_MESSAGE))
-      await deps.persist()
-      continue
+      case 'reply': {
+        await addReply(deps, decision.text, decision.fromEditor)
+        continue
+      }
+
+      case 'continue': {
+        deps.events.push(event.chatRequest(CONTINUE_MESSAGE))
+        await deps.persist()
+        continue
+      }
+
+      // The stream ran to its end (resumed, or never interrupted): on to its tool calls.
+      case 'resume':
+      case undefined: {
+        break
+      }
+
+      default: {
+        return unreachable(decision, 'streaming action')
+      }
     }
 
     const calls = result.partial.toolCalls
@@ -169,15 +207,29 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
       // The answer is complete; a press just now may still want to reply.
       const last = await atGap(gate)
       if (last === undefined) return {type: 'done'}
-      if (last.type !== 'reply') return ended(last)
-      await addReply(deps, last.text, last.fromEditor)
+      const then = atGapEnds(last)
+      if (then.type !== 'reply') return then
+      await addReply(deps, then.text, then.fromEditor)
       continue
     }
 
     const outcome = await runTools(deps, calls, decisions, async () => {
       const a = await atGap(gate)
       if (a === undefined) return undefined
-      return a.type === 'reply' ? {reply: a.text, fromEditor: a.fromEditor} : a.type
+      switch (a.type) {
+        case 'reply': {
+          return {reply: a.text, fromEditor: a.fromEditor}
+        }
+
+        case 'stop':
+        case 'escalate': {
+          return a.type
+        }
+
+        default: {
+          return unreachable(a, 'turn menu action')
+        }
+      }
     })
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
@@ -240,7 +292,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     everyMs: deps.recordEveryMs ?? 1000,
     onFailure: () => controller.abort(),
   })
-  const partial = new ResponseParts((text) => recorder.add(text))
+  const partial = new ResponseParts((piece) => recorder.add(piece))
   const onShutdown = () => controller.abort()
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
@@ -307,14 +359,30 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
       // Shutdown closed the menu's prompt: its answer means nothing now.
       if (router?.shutdownSignal.aborted) return
       state.decision = d
-      if (d.type === 'resume' || d.type === 'continue') {
-        const h = state.held ?? []
-        state.held = undefined
-        state.menu = undefined
-        if (d.type === 'resume') state.decision = undefined
-        for (const fn of h) fn()
-      } else {
-        controller.abort()
+      switch (d.type) {
+        // The stream goes on (or, ended, is continued after it): release what was held.
+        case 'resume':
+        case 'continue': {
+          const h = state.held ?? []
+          state.held = undefined
+          state.menu = undefined
+          if (d.type === 'resume') state.decision = undefined
+          for (const fn of h) fn()
+          break
+        }
+
+        // Every other answer ends this stream.
+        case 'reply':
+        case 'stop':
+        case 'abort':
+        case 'escalate': {
+          controller.abort()
+          break
+        }
+
+        default: {
+          unreachable(d, 'streaming action')
+        }
       }
     },
     (error: unknown) => {
@@ -330,7 +398,7 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
   switch (ev.type) {
     case 'text':
       return () => {
-        printer.assistant(ev.text)
+        printer.assistant(ev)
         // What the terminal shows (rendered markdown holds a partial word back).
         state.atLineStart = printer.atLineStart()
       }
@@ -340,7 +408,7 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
         if (ev.text !== '') state.atLineStart = ev.text.endsWith('\n')
       }
     case 'usage':
-      return () => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens})
+      return () => printer.event({type: 'usage', input_tokens: ev.inputTokens, output_tokens: ev.outputTokens, cached_tokens: ev.cachedTokens})
     case 'finish': {
       // How the answer ended: always an event in json, and a notice
       // whenever it is not a normal end or a tool call.

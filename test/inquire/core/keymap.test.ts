@@ -179,6 +179,29 @@ describe('ReplySession: the search from the prompt', () => {
     expect(s.editor.text).to.equal('other one')
   })
 
+  it('older entries that arrive while searching are searched after the conversation\'s', () => {
+    let older: string[] = []
+    const s = new ReplySession({history: ['mine deploy'], olderHistory: () => older, searchMemory: {}})
+    keys(s, '\x12deploy')
+    expect(s.view().text).to.equal('mine deploy')
+    older = ['theirs deploy']
+    keys(s, '\x12')
+    expect(s.view().text).to.equal('theirs deploy')
+    keys(s, '\r')
+    expect(s.editor.text).to.equal('theirs deploy')
+  })
+
+  it('a search that failed before the older entries arrived goes on into them when they do', () => {
+    let older: string[] = []
+    const s = new ReplySession({history: ['mine deploy'], olderHistory: () => older, searchMemory: {}})
+    keys(s, '\x12deploy\x12')
+    expect(s.view().searchPrompt).to.equal("(failed reverse-i-search)`deploy':")
+    expect(s.olderHistoryArrived()).to.equal(false)
+    older = ['theirs deploy']
+    expect(s.olderHistoryArrived()).to.equal(true)
+    expect(s.view()).to.deep.equal({text: 'theirs deploy', cursor: 7, searchPrompt: "(reverse-i-search)`deploy':"})
+  })
+
   it('vi insert mode has Ctrl+R too; vi normal mode keeps Ctrl+R as redo', () => {
     const s = new ReplySession({editMode: 'vi', history: ['hello'], searchMemory: {}})
     keys(s, '\x12he')

@@ -35,7 +35,7 @@ export class ReverseSearch {
   /** Entries oldest first, then the buffer being edited (the search's starting line). */
   private readonly lines: string[]
   /** Index of the buffer in `lines`. */
-  private readonly home: number
+  private home: number
   private readonly homePoint: number
   private query = ''
   private isFailed = false
@@ -93,6 +93,22 @@ export class ReverseSearch {
   /** readline's prompt while searching, without the space before the line: "(reverse-i-search)`TEXT':". */
   get prompt(): string {
     return `(${this.isFailed ? 'failed ' : ''}reverse-i-search)\`${this.query}':`
+  }
+
+  /**
+   * Older entries that arrived after the search began (the workspace's other
+   * conversations load in the background): they go before every entry, and
+   * the next Ctrl+R past the oldest reaches them.
+   */
+  prepend(entries: readonly string[]): void {
+    if (entries.length === 0) return
+    this.lines.unshift(...entries)
+    this.home += entries.length
+    this.pos += entries.length
+    this.lastFound += entries.length
+    // A search that ran out of entries goes on into the new ones, as a
+    // Ctrl+R would (the failed place itself matched nothing new).
+    if (this.isFailed && this.query !== '') this.older()
   }
 
   /** A typed (or pasted) character: search for the longer text. */

@@ -1,0 +1,99 @@
+// `jp config set KEY VALUE [--user|--workspace]`: one key written into the
+// user's or the workspace's config.toml, validated as a loaded file is, the
+// file's comments, order and other values kept (config/edit.ts).
+//
+//   - VALUE is read as `-c KEY=VALUE` reads it (a string key takes the text
+//     as typed; a typed key parses it as a TOML value);
+//   - the whole new text must load as that file would (parseConfigToml:
+//     schema, types, command quoting), or nothing is written;
+//   - an untrusted workspace's file is refused the keys jp would ignore there
+//     (config/trust.ts), with the hint that says how to trust it;
+//   - the write is atomic (a crash leaves the old file or the new one);
+//   - in a trusted workspace whose file the trust covered, a restricted key
+//     set here is the user's own edit: the trust is extended to it (issue 28).
+import {mkdir, readFile} from 'node:fs/promises'
+import {dirname, join} from 'node:path'
+import {quote} from 'shlex'
+import {setTomlKey} from '../config/edit.js'
+import {ConfigError} from '../config/errors.js'
+import {layerAt, userConfigPath} from '../config/layers.js'
+import {formatKeyPath} from '../config/locate.js'
+import {parseConfigToml} from '../config/parse.js'
+import {tomlValue} from '../config/toml-text.js'
+import {changedSettings, CONFIG_SOURCE, restrictedSettings, withoutRestrictedKeys} from '../config/trust.js'
+import {DIR_MODE, writeFileDurably} from './files.js'
+import {coverLayer, isTrusted, trustRecord} from './trust-store.js'
+import type {Workspace} from './workspace.js'
+
+export type ConfigTarget = 'user' | 'workspace'
+
+export interface SetConfigOptions {
+  /** The key, already checked against the schema. */
+  path: string[]
+  /** VALUE as typed. */
+  raw: string
+  /** Which file: the user's, or the workspace's `.jp/config.toml`. */
+  target: ConfigTarget
+  workspace: Workspace
+  env: NodeJS.ProcessEnv
+}
+
+/** Where `jp config set` writes without --user or --workspace: a workspace of the user's own, else the user config. */
+export function defaultTarget(workspace: Workspace): ConfigTarget {
+  return workspace.isDefault ? 'user' : 'workspace'
+}
+
+/** Writes the key; returns the file written. Throws ConfigError naming the file, key and problem. */
+export async function setConfigValue(opts: SetConfigOptions): Promise<string> {
+  const key = formatKeyPath(opts.path)
+  const file = opts.target === 'user' ? userConfigPath(opts.env) : join(opts.workspace.jpDir, 'config.toml')
+  if (opts.target === 'workspace') {
+    if (opts.workspace.isDefault) {
+      throw new ConfigError({source: key, problem: "there is no .jp/ workspace here (run 'jp init', or use --user)"})
+    }
+    const restricted = withoutRestrictedKeys(nest(opts.path, '')).ignored.length > 0
+    if (restricted && !(await isTrusted(opts.workspace.root, opts.env))) {
+      const root = opts.workspace.root
+      throw new ConfigError({
+        source: file,
+        key,
+        problem: `not set: the workspace ${root} is not trusted, and jp ignores this key there; if you trust it, run: jp trust ${quote(root)} (or set it for yourself with --user)`,
+      })
+    }
+  }
+  const layer = await layerAt(opts.path, opts.raw, 'jp config set')
+  const valueText = tomlValue(valueAt(layer, opts.path))
+  let text = ''
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError({source: file, problem: `cannot be read: ${(e as Error).message}`})
+  }
+  const next = await setTomlKey(text, opts.path, valueText, file)
+  // As the file will be loaded: a value that fits alone can still break it (a key it now conflicts with).
+  const nextLayer = await parseConfigToml(next, file)
+  await mkdir(dirname(file), {recursive: true, mode: DIR_MODE})
+  // Whether the trust covered the file as it was, read before it changes.
+  const covered = opts.target === 'workspace' && (await coveredByTrust(opts.workspace, text, file, opts.env))
+  await writeFileDurably(file, next)
+  if (covered) await coverLayer(opts.workspace.root, CONFIG_SOURCE, restrictedSettings(nextLayer), opts.env)
+  return file
+}
+
+/** Whether the workspace's trust covers every restricted setting of its config file `text` (so an edit by the user may extend it). */
+async function coveredByTrust(workspace: Workspace, text: string, file: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const record = await trustRecord(workspace.root, env)
+  if (!record || record.pathOnly) return false
+  const before = text.trim() === '' ? {} : await parseConfigToml(text, file)
+  return changedSettings(restrictedSettings(before), record.settings[CONFIG_SOURCE]).length === 0
+}
+
+function nest(path: readonly string[], value: unknown): Record<string, unknown> {
+  return path.reduceRight<Record<string, unknown>>((inner, k) => ({[k]: inner}), value as Record<string, unknown>)
+}
+
+function valueAt(tree: unknown, path: readonly string[]): unknown {
+  let v = tree
+  for (const k of path) v = (v as Record<string, unknown>)[k]
+  return v
+}
