@@ -1,5 +1,5 @@
 // The public API of jp for third-party plugins and embedders (package "exports": ".").
-// Test doubles (MockEditorBackend, MockPromptBackend) are in ./testing.ts ("jp-cli/testing").
+// Test doubles (MockEditorBackend, MockPromptBackend) are in ./testing.ts ("jp-llm-cli/testing").
 export * from './config/types.js'
 export * from './editor/types.js'
 export * from './inquire/types.js'

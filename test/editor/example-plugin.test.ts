@@ -4,7 +4,8 @@
 // edit` passes (SPEC §5, §13).
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {readFileSync, realpathSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
 import {afterEach, before, beforeEach, describe, it} from 'mocha'
 
@@ -63,4 +64,15 @@ describe('the example editor backend plugin, step by step as documented', functi
       expect(JSON.stringify(events)).to.include('hello')
     })
   }
+
+  it("the example's import of jp-llm-cli (the package's real name) resolves to this jp's library, with EditorError", () => {
+    // The Try-it steps above installed the example's devDependency (file:../..).
+    const dir = join(ROOT, 'examples', 'editor-backend-plugin')
+    const script = "const m = await import('jp-llm-cli'); console.log(JSON.stringify({url: import.meta.resolve('jp-llm-cli'), error: new m.EditorError('io', 'x').name}))"
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], {cwd: dir, encoding: 'utf8'})) as {url: string; error: string}
+    expect(fileURLToPath(out.url)).to.equal(realpathSync(join(ROOT, 'dist', 'lib', 'index.js')))
+    expect(out.error).to.equal('EditorError')
+    expect(readFileSync(join(dir, 'hooks', 'backends.js'), 'utf8')).to.include("import {EditorError} from 'jp-llm-cli'")
+    expect(readFileSync(join(ROOT, 'docs', 'plugins.md'), 'utf8')).to.include("from 'jp-llm-cli'")
+  })
 })

@@ -88,7 +88,7 @@ describe('faults: provider errors end to end', function () {
     expect(r.stdout).to.equal('')
     // One attempt plus the default two retries.
     expect(server.requests).to.have.length(3)
-    expectOneErrorLine(r.stderr, /^Error: llamacpp: 429 rate_limit: slow down$/)
+    expectOneErrorLine(r.stderr, /^Error: llamacpp: 429 rate_limit: slow down \(3 attempts, \d+\.\d s in all\)$/)
     // Nothing was answered: the turn is taken back (the query waits in the draft), so a retry cannot send it twice.
     expect(storedEvents(sb)).to.deep.equal([])
     await expectNextQueryWorks(cfg, 'finally')

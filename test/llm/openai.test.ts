@@ -100,7 +100,7 @@ describe('llm/openai adapter', () => {
     const body = JSON.stringify({error: {message: 'The server had an error', type: 'server_error'}})
     server = await startReplayServer([{status: 500, headers: {'content-type': 'application/json', 'retry-after-ms': '5', 'retry-after': '30'}, body}])
     const got = await collect(provider(server.url, 'k').stream(simple, never()))
-    expect((got.error as Error).message).to.equal('openai: 500 server_error: The server had an error')
+    expect((got.error as Error).message).to.match(/^openai: 500 server_error: The server had an error \(3 attempts, \d+\.\d s in all\)$/)
     expect((got.error as {retryable: boolean}).retryable).to.equal(true)
     // 1 try + 2 retries; with retry-after (30 s) honoured instead this would time out
     expect(server.requests).to.have.length(3)

@@ -1,8 +1,8 @@
-// What `npm install jp-cli` gets: the packed file list (npm pack --dry-run)
+// What `npm install jp-llm-cli` gets: the packed file list (npm pack --dry-run)
 // must carry the LICENSE, the docs every shipped link points at, and the
 // package's entry points, and nothing dev-only (bin/dev.js needed the dev
 // dependency tsx; test doubles ship only behind the documented
-// `jp-cli/testing` entry).
+// `jp-llm-cli/testing` entry).
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
 import {readFileSync} from 'node:fs'
@@ -66,12 +66,12 @@ describe('the published package', function () {
     expect(devOnly).to.deep.equal([])
   })
 
-  it('keeps the test doubles out of the main entry; jp-cli/testing provides them', async () => {
+  it('keeps the test doubles out of the main entry; jp-llm-cli/testing provides them', async () => {
     const main = (await import(pathToFileURL(join(ROOT, 'dist', 'lib', 'index.js')).href)) as Record<string, unknown>
     expect(Object.keys(main).filter((k) => /mock/i.test(k))).to.deep.equal([])
     const testing = (await import(pathToFileURL(join(ROOT, 'dist', 'lib', 'testing.js')).href)) as Record<string, unknown>
     expect(Object.keys(testing).sort()).to.deep.equal(['MockEditorBackend', 'MockPromptBackend'])
     expect(pkg.exports['./testing']).to.be.an('object')
-    expect(readFileSync(join(ROOT, 'docs', 'plugins.md'), 'utf8')).to.include("from 'jp-cli/testing'")
+    expect(readFileSync(join(ROOT, 'docs', 'plugins.md'), 'utf8')).to.include("from 'jp-llm-cli/testing'")
   })
 })

@@ -11,7 +11,7 @@ import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
 
 const LOAD = pathToFileURL(join(ROOT, 'bin/load.js')).href
 /** What package.json's oclif section names in the bundle: the commands, the help class, the hooks; and bin/run.js's execute. */
-const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook']
+const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook', 'localPluginHook']
 
 /** Loads `file` through bin/load.js in a fresh node; returns what loadBundle reported. */
 function load(file: string): {cacheRejected: boolean | null; exports: string[]} {

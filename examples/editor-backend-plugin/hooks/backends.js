@@ -8,6 +8,10 @@
 // each "edit" appends the line `edited by record` to the text or files.
 import {appendFile, readdir, readFile, stat, writeFile} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
+// jp's library: package.json's devDependency `file:../..` (the jp this
+// example ships in), linked by `npm install` here. EditorError is how a backend says "this editor cannot
+// be used": jp then keeps the user's text and says why.
+import {EditorError} from 'jp-llm-cli'
 
 const MARK = 'edited by record\n'
 
@@ -31,7 +35,11 @@ class RecordEditorBackend {
     const edits = []
     for (const p of paths) {
       const path = resolve(base, p)
-      if ((await stat(path).catch(() => undefined))?.isDirectory()) {
+      const info = await stat(path).catch(() => undefined)
+      if (info === undefined && !(await stat(resolve(path, '..')).catch(() => undefined))?.isDirectory()) {
+        throw new EditorError('io', `record: cannot edit ${path}: its directory does not exist`)
+      }
+      if (info?.isDirectory()) {
         for (const name of (await readdir(path)).sort()) files.push(join(path, name))
       } else {
         edits.push(path)

@@ -88,7 +88,7 @@ async function chooseIds(store: ConversationStore, given: readonly string[]): Pr
 async function commandEditor(ctx: ConversationEditContext, notice: (line: string) => void): Promise<EditorBackend> {
   const config = await loadWorkspaceConfig({workspace: ctx.workspace, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice})
   const {editorConfig, editor} = await openEditor(config.editor, {env: process.env, notice})
-  if (!editor) throw new ConversationEditUsageError(noEditorMessage(editorConfig.envs))
+  if (!editor) throw new ConversationEditUsageError(noEditorMessage(editorConfig))
   return editor
 }
 

@@ -49,9 +49,16 @@ export class ConversationEditError extends Error {
   }
 }
 
-/** The one-line error for "no editor": names `editor.cmd` and the variables consulted. */
-export function noEditorMessage(envs: readonly string[]): string {
-  const vars = envs.length > 0 ? ` or one of the environment variables ${envs.join(', ')}` : ''
+/**
+ * The one-line error for "no editor": for the terminal backend, names
+ * `editor.cmd` and the variables consulted; for another backend (a
+ * plugin's factory that had no editor to offer), names that backend.
+ */
+export function noEditorMessage(editor: {envs: readonly string[]; backend?: string}): string {
+  if (editor.backend !== undefined && editor.backend !== 'terminal') {
+    return `the editor backend "${editor.backend}" (editor.backend) has no editor to offer; see its plugin's docs, or set editor.backend = "terminal"`
+  }
+  const vars = editor.envs.length > 0 ? ` or one of the environment variables ${editor.envs.join(', ')}` : ''
   return `no editor configured: set editor.cmd in your config${vars}`
 }
 

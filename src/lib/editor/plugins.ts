@@ -23,6 +23,7 @@ import {sanitizeUntrusted} from '../text/untrusted.js'
 
 import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
 import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
+import {recordPluginFailures} from './slot.js'
 
 /** How long one plugin's hook may take before jp carries on without it. */
 export const PLUGIN_HOOK_TIMEOUT_MS = 10_000
@@ -48,10 +49,15 @@ export async function loadPluginEditorBackends(oclif: Interfaces.Config, opts: L
   // Plugins run side by side; each one's registrations land in the shared
   // registry in the order the plugins settle.
   const outcomes = await Promise.all(plugins.map((plugin) => runPluginHooks(oclif, plugin, registry, timeoutMs, opts.warn)))
+  const failures: string[] = []
   for (const [i, problem] of outcomes.entries()) {
+    if (problem === undefined) continue
     // The name and the error's text are the plugin's words: shown, never obeyed.
-    if (problem !== undefined) opts.warn(sanitizeUntrusted(`Warning: plugin ${plugins[i].name}: ${EDITOR_BACKENDS_HOOK} hook ${problem}`))
+    failures.push(sanitizeUntrusted(`plugin ${plugins[i].name}: ${EDITOR_BACKENDS_HOOK} hook ${problem}`))
+    opts.warn(`Warning: ${failures.at(-1)}`)
   }
+  // Also said by the unknown-backend error, which a warning printed before it may not outlive.
+  recordPluginFailures(registry, failures)
   return registry
 }
 

@@ -22,16 +22,28 @@ export type Slot = Record<symbol, EditorBackendBuilder | undefined>
  */
 export const PLUGINS_OF = Symbol.for('jp.pluginsOfBuilder')
 
-/** A builder over `registry`: `editor.backend` names the factory; an unknown name is a config error listing the known ones. */
+/** What went wrong with the plugins whose hooks filled `registry` (plugins.ts), one line each. */
+const PLUGIN_FAILURES = new WeakMap<EditorBackendRegistry, string[]>()
+
+export function recordPluginFailures(registry: EditorBackendRegistry, failures: string[]): void {
+  if (failures.length > 0) PLUGIN_FAILURES.set(registry, failures)
+}
+
+/**
+ * A builder over `registry`: `editor.backend` names the factory; an unknown
+ * name is a config error listing the known ones and, when a plugin's hook
+ * failed, what went wrong (the backend may be the one it would have added).
+ */
 export function makeEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
   return (config) => {
     const name = config.backend
     const factory = registry.get(name)
     if (factory === undefined) {
+      const failed = PLUGIN_FAILURES.get(registry) ?? []
       throw new ConfigError({
         source: 'config',
         key: 'editor.backend',
-        problem: `unknown editor backend "${name}"; registered: ${registry.names().join(', ')}`,
+        problem: `unknown editor backend "${name}"; registered: ${registry.names().join(', ')}${failed.map((f) => `; ${f}`).join('')}`,
       })
     }
     return factory(config)

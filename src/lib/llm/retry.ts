@@ -64,6 +64,21 @@ export function tooLongToWait(error: ProviderError, waitMs: number, now = Date.n
   })
 }
 
+/**
+ * The last attempt's error, saying that it was the last of several and how
+ * long they took in all: "no response within 2 s" alone read as if jp had
+ * waited 2 s, after 8 s of retries.
+ */
+function afterRetries(error: ProviderError, attempts: number, elapsedMs: number): ProviderError {
+  return new ProviderError(`${error.message} (${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s in all)`, {
+    provider: error.provider,
+    status: error.status,
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    cause: error,
+  })
+}
+
 /** Exponential backoff with up to 25% downward jitter: 0.5 s × 2ⁿ, capped. */
 export function backoffMs(retriesSoFar: number, opts: RetryOptions = DEFAULT_RETRY): number {
   const random = opts.random ?? Math.random
@@ -96,6 +111,7 @@ export async function* withRetry<T>(
   attempt: () => AsyncIterable<T>,
   opts: RetryOptions = DEFAULT_RETRY,
 ): AsyncGenerator<T> {
+  const started = Date.now()
   for (let retries = 0; ; retries++) {
     let yielded = false
     try {
@@ -109,7 +125,7 @@ export async function* withRetry<T>(
       if (yielded || !isProviderError(error) || !error.retryable) throw error
       const hint = error.retryAfterMs
       if (hint !== undefined && hint > MAX_RETRY_WAIT_MS) throw tooLongToWait(error, hint)
-      if (retries >= opts.maxRetries) throw error
+      if (retries >= opts.maxRetries) throw retries === 0 ? error : afterRetries(error, retries + 1, Date.now() - started)
       await sleep(hint ?? backoffMs(retries, opts), signal)
     }
   }

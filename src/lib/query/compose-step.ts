@@ -57,7 +57,7 @@ export interface ComposeInEditorOptions {
 }
 
 export async function composeInEditor(opts: ComposeInEditorOptions): Promise<ComposeInEditorResult> {
-  const noEditor = `${noEditorMessage(opts.editorConfig.envs)}; or pass the query as arguments (with -E to never open the editor)`
+  const noEditor = `${noEditorMessage(opts.editorConfig)}; or pass the query as arguments (with -E to never open the editor)`
   if (!opts.editor && !opts.terminal) throw new QueryError(noEditor)
   const draftPath = opts.store.draftPath(opts.id ?? null)
   const events = opts.id ? (await opts.store.load(opts.id)).events : undefined
@@ -71,7 +71,7 @@ export async function composeInEditor(opts: ComposeInEditorOptions): Promise<Com
       return composeOnTerminal({
         backend: new TerminalPromptBackend({inline: opts.inline}),
         editor: opts.editor,
-        noEditorReason: noEditorMessage(opts.editorConfig.envs),
+        noEditorReason: noEditorMessage(opts.editorConfig),
         editMode: opts.config.editor.inline.edit_mode,
         mode: opts.config.query.compose_in_editor,
         preferEditor: opts.terminal.preferEditor,
