@@ -10,6 +10,7 @@
 //
 // execa and tmp are imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
+import {rmSync} from 'node:fs'
 import {readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
@@ -59,6 +60,10 @@ export class TerminalEditorBackend implements EditorBackend {
     } catch (error) {
       throw EditorError.io(`cannot create a temporary file: ${errorLine(error)}`, error)
     }
+    // A shutdown while the editor runs (a closed terminal, SIGTERM) exits
+    // before the finally below: the draft must not outlive jp either.
+    const removeAtExit = () => rmSync(dir, {recursive: true, force: true})
+    process.once('exit', removeAtExit)
     try {
       try {
         await writeFile(file, content, {encoding: 'utf8', mode: 0o600})
@@ -79,6 +84,7 @@ export class TerminalEditorBackend implements EditorBackend {
       }
       return {outcome, text}
     } finally {
+      process.removeListener('exit', removeAtExit)
       await rm(dir, {recursive: true, force: true}).catch(() => {})
     }
   }

@@ -54,7 +54,6 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       // never meant for jp, and a prompt must not find it queued.
       for (const byte of chunk) if (byte === CTRL_C) onCtrlC()
     })
-    s.on('error', () => {})
     // Reading must not keep jp alive once the query is done.
     s.unref()
     stream = s

@@ -9,6 +9,7 @@
 import {onTerminalBorrow} from '../terminal/borrow.js'
 import {onPromptClaim, openPrompt} from '../terminal/owner.js'
 import {InPlaceLine} from '../terminal/in-place-line.js'
+import {terminalGone} from '../terminal/gone.js'
 
 const TICK_MS = 100
 
@@ -105,7 +106,7 @@ export class StatusLine {
 
   private draw(): void {
     // A prompt owns the screen, or an editor has the terminal: the status waits until it is gone.
-    if (this.label === undefined || this.lent > 0 || openPrompt()) return
+    if (this.label === undefined || this.lent > 0 || openPrompt() || terminalGone()) return
     const elapsed = this.now() - this.started
     const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
     const columns = this.options.columns?.()
