@@ -150,6 +150,14 @@ describe('terminal: one layer (read off the source)', () => {
     expect(found).to.deep.equal([])
   })
 
+  it('only the restore registry re-raises a signal at jp itself (process.kill(process.pid, …)); nothing raises one with process.kill elsewhere', () => {
+    const found = offenders(
+      (p) => p === 'lib/terminal/restore.ts',
+      (n) => (ts.isCallExpression(n) && n.expression.getText() === 'process.kill' && n.arguments[0]?.getText() === 'process.pid' ? n.getText() : undefined),
+    )
+    expect(found).to.deep.equal([])
+  })
+
   it('library code writes to stderr only through the printer (the command floor, lib/cli/, and the router default for embedders aside)', () => {
     const found = offenders(
       (p) => !p.startsWith('lib/') || p.startsWith('lib/printer/') || p.startsWith('lib/cli/') || p === 'lib/interrupt/signals.ts',
