@@ -256,7 +256,8 @@ export class Printer {
       reasoning: this.sanitizeErr && this.format === 'text' ? options.markdown?.reasoning : undefined,
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
-    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
+    // Until the printer is closed: the restore registry holds what is still to undo, not every printer a process made.
+    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) this.unregisterReset = registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
   }
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
@@ -282,6 +283,7 @@ export class Printer {
   }
 
   private status: StatusLine | undefined
+  private unregisterReset: (() => void) | undefined
 
   /**
    * Shows `⏱ LABEL… 1.2s` on the terminal, ticking, until any other output
@@ -507,6 +509,8 @@ export class Printer {
   close(): void {
     this.status?.stop()
     this.flushSync()
+    this.unregisterReset?.()
+    this.unregisterReset = undefined
     const s = this.promptStream
     this.promptStream = undefined
     const destroy = (s as {destroy?: () => void} | null | undefined)?.destroy
