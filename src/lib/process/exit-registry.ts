@@ -30,7 +30,7 @@ export interface ExitRegistry<T> {
  */
 export function exitRegistry<T>(name: string, undo: (item: T) => void, opts: {onUncaughtException?: boolean} = {}): ExitRegistry<T> {
   const g = globalThis as unknown as Record<symbol, State<T> | undefined>
-  const state = (g[Symbol.for(`jp.${name}`)] ??= {items: new Set(), hooked: false})
+  const state = (g[Symbol.for(`jp.exitRegistry.${name}`)] ??= {items: new Set(), hooked: false})
   const undoAll = (): T[] => {
     const undone = [...state.items]
     state.items.clear()
