@@ -6,8 +6,12 @@ export interface BenchRow {
   metric: string
   value: number
   unit: string
+  /** Min and max of the runs `value` is the median of. */
+  spread?: [number, number]
   /** The same figure for the baseline, measured in the same run. */
   baseline?: number
+  /** Min and max of the baseline's runs. */
+  baselineSpread?: [number, number]
   baselineName?: string
   /** value / baseline, or the absolute figure for absolute targets. */
   ratio?: number
@@ -46,8 +50,8 @@ export function formatTable(rows: BenchRow[]): string {
   const body = rows.map((r) => [
     r.bench,
     r.metric,
-    `${fmt(r.value)} ${r.unit}`,
-    r.baseline === undefined ? '—' : `${fmt(r.baseline)} ${r.unit} (${r.baselineName ?? 'baseline'})`,
+    `${fmt(r.value)}${range(r.spread)} ${r.unit}`,
+    r.baseline === undefined ? '—' : `${fmt(r.baseline)}${range(r.baselineSpread)} ${r.unit} (${r.baselineName ?? 'baseline'})`,
     r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
     r.target,
     r.pass ? 'yes' : 'NO',
@@ -55,6 +59,21 @@ export function formatTable(rows: BenchRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)))
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |'
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n')
+}
+
+/** Median, min and max of `values`: a row's value and spread. */
+export function stats(values: number[]): {median: number; spread: [number, number]} {
+  return {median: median(values), spread: [Math.min(...values), Math.max(...values)]}
+}
+
+/** jp's CPU time (user+sys) against the baseline's: a reported figure beside a wall-time target (steadier on a busy machine). */
+export function cpuRow(jp: {cpuMs: number}[], base: {cpuMs: number}[], baselineName: string): Omit<BenchRow, 'bench' | 'metric'> {
+  const [j, b] = [stats(jp.map((s) => s.cpuMs)), stats(base.map((s) => s.cpuMs))]
+  return {value: j.median, spread: j.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName, ratio: j.median / b.median, target: '(report)', pass: true}
+}
+
+function range(spread: [number, number] | undefined): string {
+  return spread ? ` (${fmt(spread[0])}–${fmt(spread[1])})` : ''
 }
 
 function fmt(n: number): string {
