@@ -5,12 +5,9 @@
 // reply then has nowhere to go. So during a query on a terminal jp turns the
 // terminal's interrupt character off (`stty intr undef`, and `-icanon` so the
 // byte arrives at once), reads Ctrl+C from /dev/tty itself and routes it as
-// the signal router's SIGINT. Echo is off too (`-echo`, SPEC §18: no key
-// typed during a query is ever echoed into the answer), and Enter stays a
-// carriage return (`-icrnl`), as a prompt in raw mode reads it. Ctrl+Z and
-// Ctrl+\ keep their signals (the terminal still sends them to the group).
-// The settings are put back when the query ends and, through the restore
-// registry, on every exit path.
+// the signal router's SIGINT. Echo is off too (SPEC §18: no key typed during
+// a query is ever echoed into the answer). The terminal's side (stty, its
+// restore on every exit path, editors) is terminal/key-mode.ts's.
 //
 // Other keys go to the newest key listener (type to queue, the queued
 // reply's countdown), or nowhere. A listener that opens a prompt for a key
@@ -26,21 +23,14 @@
 //
 // Without a terminal (or without stty) this does nothing and SIGINT keeps
 // its meaning.
-import tty from 'node:tty'
+import type tty from 'node:tty'
 
 import {StringDecoder} from 'node:string_decoder'
 import {KeyDecoder, type Key} from '../inquire/keys.js'
-import {onTerminalBorrow, type Borrower} from '../terminal/borrow.js'
-import {applyTerminalModes, saveTerminalModes} from '../terminal/modes.js'
-import {registerRestore} from '../terminal/restore.js'
-import {closeTtyFd, confirmHangup, openTtyFd, withTtyFd} from '../terminal/tty.js'
+import {onTerminalBorrow} from '../terminal/borrow.js'
+import {holdInterruptKeyMode} from '../terminal/key-mode.js'
+import {openTtyReadStream} from '../terminal/tty.js'
 import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
-
-/**
- * The stty words that make Ctrl+C a byte: no interrupt character, no line
- * buffering, no echo, Enter read as CR.
- */
-export const INTERRUPT_KEY_MODES = ['intr', 'undef', '-icanon', '-echo', '-icrnl', 'min', '1', 'time', '0']
 
 /** How long keys wait as typeahead for a prompt that said it opens; then they are read here again. */
 const CAPTURE_MS = 1000
@@ -70,16 +60,9 @@ function isCtrlC(key: Key): boolean {
  * cannot be changed (then SIGINT is still how Ctrl+C arrives).
  */
 export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | undefined {
-  const fd = openTtyFd('r+')
-  if (fd === undefined) return undefined
-  const original = saveTerminalModes(fd)
-  if (original === undefined || !applyTerminalModes(fd, INTERRUPT_KEY_MODES)) {
-    closeTtyFd(fd)
-    return undefined
-  }
-  closeTtyFd(fd)
-
-  const withTty = (fn: (fd: number) => void) => void withTtyFd('r+', fn)
+  // The terminal's side (stty, its restore, editors) is the terminal layer's.
+  const mode = holdInterruptKeyMode()
+  if (mode === undefined) return undefined
 
   let stream: tty.ReadStream | undefined
   let borrowed = 0
@@ -127,17 +110,12 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
 
   const listen = () => {
     if (stream || stopped || borrowed > 0) return
-    const f = openTtyFd('r')
-    if (f === undefined) return
-    const s = new tty.ReadStream(f)
+    const s = openTtyReadStream()
+    if (s === undefined) return
     s.on('data', (chunk: Buffer) => {
       read(takeTypeahead())
       read(text.write(chunk))
     })
-    // EOF or EIO on the terminal: it was hung up (a closed window); the
-    // signal router hears of it (terminal/gone.ts) and shuts down.
-    s.on('error', () => confirmHangup())
-    s.on('end', () => confirmHangup())
     // Reading must not keep jp alive once the query is done.
     s.unref()
     stream = s
@@ -153,19 +131,16 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
     stream = undefined
   }
 
-  const unregister = registerRestore({name: 'interrupt-key', run: () => withTty((f) => applyTerminalModes(f, original))})
+  // Two readers of one terminal steal each other's bytes: step aside while a prompt or a child has it.
   const unsubscribe = onTerminalBorrow({
-    borrowed(by: Borrower) {
+    borrowed() {
       borrowed++
       unlisten()
       // The prompt that was opening reads the kept keys itself.
       endCapture()
-      // An editor gets the terminal as the user's shell left it.
-      if (by === 'child') withTty((f) => applyTerminalModes(f, original))
     },
-    returned(by: Borrower) {
+    returned() {
       borrowed = Math.max(0, borrowed - 1)
-      if (by === 'child' && !stopped) withTty((f) => applyTerminalModes(f, INTERRUPT_KEY_MODES))
       listen()
     },
   })
@@ -185,8 +160,7 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       endCapture()
       unsubscribe()
       unlisten()
-      withTty((f) => applyTerminalModes(f, original))
-      unregister()
+      mode.release()
     },
   }
 }
