@@ -17,9 +17,8 @@
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
-import {advance, LINE_START, type LinePosition} from '../terminal/cells.js'
-import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt, type PromptRelease} from '../terminal/owner.js'
-import {rowAboveAt} from '../terminal/sequences.js'
+import {TerminalLine} from '../terminal/line.js'
+import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt} from '../terminal/owner.js'
 import {openTtyWriteStream} from '../terminal/tty.js'
 import {StatusLine, type StatusText} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
@@ -64,74 +63,6 @@ export function resolveFormat(flag: string | undefined): OutputFormat {
   return flag === 'json' ? 'json' : 'text'
 }
 
-/**
- * The terminal's current line as the printer's output left it (stdout and
- * stderr share one when both are the terminal). While a prompt is open the
- * prompt sits on the rows below that line: text printed above the prompt
- * goes back up to where the line stopped, continues it, and leaves the
- * cursor on a fresh row for the prompt again, so an answer streaming above
- * an open prompt reads exactly as it would with no prompt.
- */
-class TerminalLine {
-  position: LinePosition = LINE_START
-  /** The cursor was moved down off the unfinished line for a prompt. */
-  lifted = false
-  /** The line filled its last row and the cursor sits below it, where the terminal's pending wrap would put the next character. */
-  private belowFullRow = false
-
-  constructor(readonly columns: () => number) {}
-
-  /** The bytes that put `text` on the screen, the prompt (if open) kept below it. */
-  place(text: string, promptOpen: boolean): string {
-    const width = this.columns()
-    let out = ''
-    let shown = text
-    if (this.belowFullRow || (promptOpen && this.lifted && this.position.column >= width)) {
-      this.belowFullRow = false
-      // A newline is the pending wrap itself.
-      if (shown.startsWith('\n')) shown = shown.slice(1)
-    } else if (promptOpen && this.lifted) {
-      // Back to where the line stopped.
-      out += rowAboveAt(this.position.column)
-    }
-    out += shown
-    this.position = advance(text, this.position, width)
-    if (promptOpen) {
-      // The prompt draws on a fresh row below whatever is unfinished.
-      this.lifted = this.position.open
-      if (this.lifted) out += '\r\n'
-    }
-    return out
-  }
-
-  /** A prompt takes the screen: an unfinished line's cursor moves down a row (the line stays as it is). */
-  lift(): string {
-    if (!this.position.open || this.lifted) return ''
-    this.lifted = true
-    return '\r\n'
-  }
-
-  /** The prompt gave the screen back: back to the end of the line if it erased itself, else the line ended under it. */
-  release(how: PromptRelease): string {
-    if (!this.lifted) return ''
-    this.lifted = false
-    if (!how.erased) {
-      this.position = LINE_START
-      return ''
-    }
-    const {column} = this.position
-    if (column < this.columns()) return rowAboveAt(column)
-    this.belowFullRow = true
-    return ''
-  }
-
-  /** Someone else ended the line on the terminal (a menu starting on its own line). */
-  broken(): void {
-    this.position = LINE_START
-    this.lifted = false
-    this.belowFullRow = false
-  }
-}
 
 const FLUSH_AT = 64 * 1024
 /** Ready-made bytes at least this long are written as they are rather than queued as text. */
