@@ -197,6 +197,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       t.enable(seq.kittyOn, seq.kittyOff)
       t.enable('', seq.cursorShow)
       if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
+      // Left open by an exit (SIGQUIT, a crash): the buffer stays, the help line goes.
+      t.screen.onLeave(finalFrame)
     }
     return () => {
       config.onEnd(editor.text)

@@ -6,7 +6,7 @@
 import {StringDecoder} from 'node:string_decoder'
 import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 import {TerminalSession} from '../terminal/session.js'
-import {openTty, type TtyStreams} from '../terminal/tty.js'
+import {confirmHangup, openTty, type TtyStreams} from '../terminal/tty.js'
 import {ESC_TIMEOUT_MS, KeyDecoder, PASTE_QUIET_MS, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
@@ -117,6 +117,15 @@ export function runPrompt<T>(
       keys: (keys) => {
         for (const key of keys) {
           if (settled) return
+          // Ctrl+\ is SIGQUIT outside a prompt (raw mode only stopped the
+          // terminal from sending it): it is handed to whoever handles
+          // SIGQUIT (the signal router, which restores the terminal and
+          // decides the exit), as the terminal would have. The prompt itself
+          // never ends the process; with nobody listening the key is ignored.
+          if (key.ctrl && !key.meta && key.name === '\\' && process.listenerCount('SIGQUIT') > 0) {
+            process.emit('SIGQUIT', 'SIGQUIT')
+            continue
+          }
           guarded(() => handlers!.onKey(key, settle))
         }
       },
@@ -222,6 +231,12 @@ function listen(
   const onData = (chunk: Buffer | string) => keys.feed(chunk)
   // The terminal went away (hangup), or the prompt was aborted: nobody can answer.
   const onEnd = () => on.terminate()
+  // EOF (or EIO) on a terminal: it was hung up. Said first, so the shutdown
+  // that follows is the hang-up's (129), then the prompt ends.
+  const onHangup = () => {
+    if ((input as {isTTY?: boolean}).isTTY) confirmHangup()
+    on.terminate()
+  }
   let lastSize = `${io.columns()}x${io.rows()}`
   function onResizeEvent(): void {
     const size = `${io.columns()}x${io.rows()}`
@@ -236,7 +251,8 @@ function listen(
     onResizeEvent()
   }
   input.on('data', onData)
-  input.on('end', onEnd)
+  input.on('end', onHangup)
+  input.on('error', onHangup)
   process.on('SIGWINCH', onWinch)
   out.on?.('resize', onResizeEvent)
   context?.signal?.addEventListener('abort', onEnd, {once: true})
@@ -244,7 +260,8 @@ function listen(
   return () => {
     keys.stop()
     input.removeListener('data', onData)
-    input.removeListener('end', onEnd)
+    input.removeListener('end', onHangup)
+    input.removeListener('error', onHangup)
     process.removeListener('SIGWINCH', onWinch)
     out.removeListener?.('resize', onResizeEvent)
     context?.signal?.removeEventListener('abort', onEnd)
