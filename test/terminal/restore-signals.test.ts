@@ -21,11 +21,11 @@ describe('terminal: one restore registry under terminating signals (pty)', funct
 
   const script = 'stty -a > before; "$NODE" --import "$TSX" "$FIX" "$ARG"; echo "exit=$?" > status; stty -a > after'
 
-  async function openPrompt(router: boolean): Promise<PtySession> {
+  async function openPrompt(router: boolean, keyReader = false): Promise<PtySession> {
     term = await spawnPty(['-c', script], {
       file: '/bin/sh',
       cwd: tmp.dir,
-      env: {JP_TEST_DIR: tmp.dir, NODE: process.execPath, TSX, FIX: fixture('prompt-signals.ts'), ARG: JSON.stringify({router})},
+      env: {JP_TEST_DIR: tmp.dir, NODE: process.execPath, TSX, FIX: fixture('prompt-signals.ts'), ARG: JSON.stringify({router, keyReader})},
     })
     await term.waitForText('Reply:')
     await term.settle(100)
@@ -60,6 +60,26 @@ describe('terminal: one restore registry under terminating signals (pty)', funct
       process.kill(Number(tmp.read('pid')), signal)
       expect(await restored(t)).to.equal(`exit=${code}`)
       expect(JSON.parse(tmp.read('result.json'))).to.include({type: 'cancelled'})
+    })
+  }
+
+  // Every way the process can end with a prompt open and the Ctrl+C key
+  // reader's mode held: both undos are in the one registry, and whichever
+  // path ends the process runs them (the stty settings compared whole).
+  const EXIT_PATHS: Array<{how: string; signal: NodeJS.Signals; router: boolean; code: number}> = [
+    {how: 'SIGTERM, no router', signal: 'SIGTERM', router: false, code: 143},
+    {how: 'SIGHUP under the router', signal: 'SIGHUP', router: true, code: 129},
+    {how: 'SIGQUIT under the router', signal: 'SIGQUIT', router: true, code: 131},
+    {how: 'process.exit (the third Ctrl+C, the watchdog)', signal: 'SIGUSR2', router: true, code: 7},
+    {how: 'process.exit, no router', signal: 'SIGUSR2', router: false, code: 7},
+    {how: 'an uncaught exception', signal: 'SIGUSR1', router: false, code: 1},
+  ]
+  for (const {how, signal, router, code} of EXIT_PATHS) {
+    it(`every exit path restores the terminal: ${how} with a prompt open and the key reader's mode held (exit ${code})`, async () => {
+      const t = await openPrompt(router, true)
+      expect(JSON.parse(tmp.read('open.json')).pending).to.deep.equal(['interrupt-key', 'prompt'])
+      process.kill(Number(tmp.read('pid')), signal)
+      expect(await restored(t)).to.equal(`exit=${code}`)
     })
   }
 })
