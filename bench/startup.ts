@@ -1,16 +1,19 @@
 // Start-up: `jp --help`, `jp -h`, `jp query --help`, `jp conversation edit
 // --help` and `jp --version` against a minimal oclif CLI with one command
 // (same @oclif/core, also with a manifest; its --help, or its --version for
-// jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15).
+// jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15). Issue 27:
+// `jp --version` and `jp --help` also against Codex CLI's `--version` (target
+// ≤ 1.0×; skipped with a note when Codex is not installed: BENCH_CODEX=its
+// bin, or `codex` on PATH; install it outside the repo) and `node -e 0`.
 //
 // BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
 // before a change) in the same loop and adds a `… vs before` row per case.
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {delimiter, dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {runIfMain, median, type BenchRow} from './lib/report.js'
+import {runIfMain, median, stats, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
@@ -39,18 +42,33 @@ function makeBaseline(): string {
   return dir
 }
 
-function timeRun(args: string[], env: NodeJS.ProcessEnv): number {
+function timeRun(args: string[], env: NodeJS.ProcessEnv, file = process.execPath): number {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, {env, stdio: ['ignore', 'ignore', 'pipe']})
+  const r = spawnSync(file, args, {env, stdio: ['ignore', 'ignore', 'pipe']})
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)
   return ms
+}
+
+/**
+ * Codex CLI's `--version` (a Node launcher that runs a native binary): found
+ * through BENCH_CODEX (its bin) or `codex` on PATH; undefined when neither
+ * (the rows are skipped, with a note). A JavaScript launcher is run with
+ * this node, as jp is, so neither pays a shebang lookup the other does not.
+ */
+function codexCommand(): {file: string; args: string[]} | undefined {
+  const bin = process.env.BENCH_CODEX ?? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'codex')).find((p) => existsSync(p))
+  if (!bin || !existsSync(bin)) return undefined
+  const real = realpathSync(bin)
+  return readFileSync(real, 'utf8').slice(0, 64).startsWith('#!/usr/bin/env node') ? {file: process.execPath, args: [real, '--version']} : {file: real, args: ['--version']}
 }
 
 export async function run(): Promise<BenchRow[]> {
   const base = makeBaseline()
   const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
   const env = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
+  const codex = codexCommand()
+  if (!codex) process.stderr.write('startup: Codex CLI not found (BENCH_CODEX or `codex` on PATH): its rows are skipped\n')
   try {
     // [row, jp's arguments, the baseline's]
     const cases: Array<[string, string[], string]> = [
@@ -61,24 +79,40 @@ export async function run(): Promise<BenchRow[]> {
       ['jp --version', ['--version'], '--version'],
     ]
     const baseTimes = new Map<string, number[]>([['--help', []], ['--version', []]])
+    const nodeTimes: number[] = []
+    const codexTimes: number[] = []
     const times = new Map<string, number[]>(cases.map(([name]) => [name, []]))
     const beforeTimes = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+    const others = () => {
+      nodeTimes.push(timeRun(['-e', '0'], env))
+      if (codex) codexTimes.push(timeRun(codex.args, env, codex.file))
+    }
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
     if (BEFORE) for (const [, args] of cases) timeRun([join(BEFORE, 'bin/run.js'), ...args], env)
+    others()
+    nodeTimes.length = 0
+    codexTimes.length = 0
     for (let i = 0; i < RUNS; i++) {
+      others()
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
       for (const [name, args] of cases) {
         times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
         if (BEFORE) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
       }
     }
-    const rows: BenchRow[] = cases.map(([name, , baseArgs]) => {
-      const v = median(times.get(name)!)
-      const b = median(baseTimes.get(baseArgs)!)
-      return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: `oclif 1-cmd ${baseArgs}`, ratio: v / b, target: '≤ 1.0×', pass: v / b <= 1.0}
-    })
+    const row = (name: string, baseline: number[], baselineName: string, target: string, limit: number | undefined): BenchRow => {
+      const v = stats(times.get(name)!)
+      const b = stats(baseline)
+      const ratio = v.median / b.median
+      return {bench: 'startup', metric: name, value: v.median, spread: v.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName, ratio, target, pass: limit === undefined || ratio <= limit}
+    }
+    const rows: BenchRow[] = cases.map(([name, , baseArgs]) => row(name, baseTimes.get(baseArgs)!, `oclif 1-cmd ${baseArgs}`, '≤ 1.0×', 1.0))
+    for (const name of ['jp --version', 'jp --help']) {
+      if (codex) rows.push(row(name, codexTimes, 'Codex CLI --version', '≤ 1.0×', 1.0))
+      rows.push(row(name, nodeTimes, 'node -e 0', '(report)', undefined))
+    }
     if (BEFORE) {
       for (const [name] of cases) {
         const v = median(times.get(name)!)
