@@ -5,15 +5,7 @@ import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:f
 import {hostname} from 'node:os'
 import {join} from 'node:path'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
-
-function writeConversation(sb: Sandbox, root: string, id: string, meta: Record<string, unknown>, events: unknown[]): string {
-  const dir = join(root, '.jp', 'conversations', id)
-  mkdirSync(dir, {recursive: true})
-  writeFileSync(join(dir, 'metadata.json'), JSON.stringify(meta))
-  writeFileSync(join(dir, 'events.json'), JSON.stringify(events))
-  writeFileSync(join(dir, 'base_config.json'), '{}')
-  return dir
-}
+import {writeConversation} from '../helpers/conversations.js'
 
 describe('jp init and jp conversation (end to end)', function () {
   this.timeout(60_000)
@@ -53,8 +45,8 @@ describe('jp init and jp conversation (end to end)', function () {
 
   it('ls, use, show, path and rm work on stored conversations (and the c alias)', async () => {
     await runJp(['init', '--yes'], {sandbox: sb})
-    writeConversation(sb, sb.cwd, 'jp-c100', {title: 'Older', created_at: '2024-01-01T00:00:00Z'}, [])
-    writeConversation(sb, sb.cwd, 'jp-c200', {title: 'Newer one', created_at: '2024-02-01T00:00:00Z'}, [
+    writeConversation(sb.cwd, 'jp-c100', {title: 'Older', created_at: '2024-01-01T00:00:00Z'}, [])
+    writeConversation(sb.cwd, 'jp-c200', {title: 'Newer one', created_at: '2024-02-01T00:00:00Z'}, [
       {timestamp: '2024-02-01T00:00:00Z', type: 'turn_start'},
       {timestamp: '2024-02-01T00:00:01Z', type: 'chat_request', content: 'What is 2+2?'},
       {timestamp: '2024-02-01T00:00:02Z', type: 'chat_response', reasoning: 'simple sum'},
@@ -123,7 +115,7 @@ describe('jp init and jp conversation (end to end)', function () {
 
   it('finds the workspace from a subdirectory and with --workspace', async () => {
     await runJp(['init', 'proj', '--yes'], {sandbox: sb})
-    writeConversation(sb, join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
+    writeConversation(join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
     mkdirSync(join(sb.cwd, 'proj', 'src', 'deep'), {recursive: true})
     const sub = await runJp(['conversation', 'ls', '--format', 'json'], {sandbox: sb, cwd: join(sb.cwd, 'proj', 'src', 'deep')})
     expect(JSON.parse(sub.stdout.trim()).id).to.equal('jp-c300')
@@ -145,7 +137,7 @@ describe('jp init and jp conversation (end to end)', function () {
 
   it('show reports a corrupt events.json by path and leaves it byte-identical', async () => {
     await runJp(['init', '--yes'], {sandbox: sb})
-    const dir = writeConversation(sb, sb.cwd, 'jp-c400', {title: 'x'}, [])
+    const dir = writeConversation(sb.cwd, 'jp-c400', {title: 'x'}, [])
     const corrupt = '[{"type": "turn_start", "timestamp": "t"},\n'
     writeFileSync(join(dir, 'events.json'), corrupt)
     const r = await runJp(['conversation', 'show', 'jp-c400'], {sandbox: sb})

@@ -4,7 +4,7 @@
 // what every reply surface has (a rejected prompt is a cancel, the typed text
 // on disk before the editor opens) and nobody else keeps a prompt loop.
 import {expect} from 'chai'
-import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, relative, sep} from 'node:path'
 import {defaultConfig} from '../../src/lib/config/defaults.js'
@@ -14,6 +14,7 @@ import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
 import {PromptCancelledError, type PromptBackend} from '../../src/lib/inquire/types.js'
 import {composeOnTerminal, type SurfaceOptions} from '../../src/lib/query/surface.js'
 import {ROOT} from '../helpers/cli.js'
+import {filesUnder} from '../helpers/source-files.js'
 
 describe('compose: one loop for every surface', () => {
   let dir: string
@@ -80,11 +81,9 @@ describe('compose: one loop for every surface', () => {
   })
 
   it('no module outside compose/ runs an inline prompt loop or asks the editor for text itself', () => {
-    const files = (d: string): string[] =>
-      readdirSync(d, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []))
     const lib = join(ROOT, 'src', 'lib')
     const callers = (pattern: RegExp) =>
-      files(lib)
+      filesUnder(lib)
         .filter((f) => pattern.test(readFileSync(f, 'utf8')))
         .map((f) => relative(lib, f).split(sep).join('/'))
         .filter((f) => !f.startsWith('inquire/') && !f.startsWith('editor/'))

@@ -4,20 +4,12 @@
 // library's. Run in-process (test/helpers/in-process.ts) with real script
 // editors.
 import {expect} from 'chai'
-import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {INJECTED_BUILDER_SLOT} from '../../src/lib/editor/inject.js'
 import {makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
+import {writeConversation} from '../helpers/conversations.js'
 import {runInProcess} from '../helpers/in-process.js'
-
-function writeConversation(root: string, id: string, meta: Record<string, unknown>, events: unknown[] = []): string {
-  const dir = join(root, '.jp', 'conversations', id)
-  mkdirSync(dir, {recursive: true})
-  writeFileSync(join(dir, 'metadata.json'), JSON.stringify(meta))
-  writeFileSync(join(dir, 'events.json'), JSON.stringify(events))
-  writeFileSync(join(dir, 'base_config.json'), '{}')
-  return dir
-}
 
 describe('jp conversation edit: the command is thin, the policy a library call', function () {
   this.timeout(60_000)

@@ -6,12 +6,13 @@
 //   - every file and identifier it names in backticks exists.
 // Each failure says what to change.
 import {expect} from 'chai'
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {dirname, join, relative, resolve, sep} from 'node:path'
 import ts from 'typescript'
 import {ARCHITECTURE_PATH, floors, moduleMap, MAP_END, MAP_START, OWNS_PLACEHOLDER, srcUnits} from '../../scripts/gen-architecture.js'
 import {PROVIDER_NAMES} from '../../src/lib/config/providers.js'
 import {ROOT} from '../helpers/cli.js'
+import {filesUnder} from '../helpers/source-files.js'
 
 const DOC = readFileSync(ARCHITECTURE_PATH, 'utf8')
 /** The page as one line of words (sentences wrap anywhere). */
@@ -19,12 +20,6 @@ const FLAT = DOC.replace(/\s+/g, ' ')
 const SRC = join(ROOT, 'src')
 /** Units of src/ that sit on no floor: the package's entries (they re-export every floor) and type declarations. */
 const OFF_FLOOR = ['lib/index.ts', 'lib/testing.ts', 'types/']
-
-function files(dir: string, ext = /\.ts$/): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((e) =>
-    e.isDirectory() ? (e.name === 'node_modules' ? [] : files(join(dir, e.name), ext)) : ext.test(e.name) ? [join(dir, e.name)] : [],
-  )
-}
 
 /** The unit of src/ a file belongs to (`lib/cli/`, `commands/`, `jp.ts`, `lib/index.ts`). */
 function unitOf(abs: string): string {
@@ -44,7 +39,7 @@ interface Import {
 /** Every import between two units of src/ (relative specifiers; packages are not floors). */
 function imports(): Import[] {
   const out: Import[] = []
-  for (const file of files(SRC)) {
+  for (const file of filesUnder(SRC)) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
     const add = (specifier: string, typeOnly: boolean, dynamic: boolean) => {
       if (!specifier.startsWith('.')) return
@@ -115,7 +110,7 @@ const RULES: Rule[] = [
 /** Calls of `process.exit(…)` and `process.kill(process.pid, …)` in src/lib, by file. */
 function exits(): string[] {
   const out: string[] = []
-  for (const file of files(join(SRC, 'lib'))) {
+  for (const file of filesUnder(join(SRC, 'lib'))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.expression.getText(source) === 'process') {
@@ -221,7 +216,7 @@ function codeNames(span: string): string[] {
 function codeWords(): Set<string> {
   const words = new Set<string>()
   const dirs = ['src', 'test', 'bin', 'scripts', 'bench'].map((d) => join(ROOT, d))
-  for (const file of dirs.flatMap((d) => files(d, /\.(?:ts|js|mjs|cjs)$/))) {
+  for (const file of dirs.flatMap((d) => filesUnder(d, /\.(?:ts|js|mjs|cjs)$/))) {
     const text = readFileSync(file, 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, ' ')
       .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
@@ -296,7 +291,7 @@ describe('docs/architecture.md is true', function () {
   })
 
   it('every repository file it names in backticks exists', () => {
-    const tails = [...files(ROOT, /./)].map((f) => relative(ROOT, f).split(sep).join('/'))
+    const tails = [...filesUnder(ROOT, /./)].map((f) => relative(ROOT, f).split(sep).join('/'))
     const missing = spans()
       .filter((s) => PATH_LIKE.test(s.text) && !outside(s.text))
       .filter((s) => !pathExists(s.text, s.folder, tails))

@@ -3,7 +3,7 @@
 // will not die of SIGTERM. Each test is one of the findings of issue 17 and
 // failed on the code before the fix.
 import {expect} from 'chai'
-import {existsSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
@@ -21,6 +21,9 @@ const CONSUMER = join(ROOT, 'test/fixtures/e2e/pipe-consumer.mjs')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** The tool runner's private arguments directories in `dir`. */
+const toolArgumentDirs = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('jp-tool-'))
+
 /** Running (a zombie waiting for a reaper counts as gone: it has stopped). */
 function alive(pid: number): boolean {
   try {
@@ -37,6 +40,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   let replay: ReplayServer | undefined
   let run: JpRun | undefined
   let toolPids: number[] = []
+  let jpTmp: string | undefined
 
   afterEach(async () => {
     // A failing test must not leave the stubborn tool behind.
@@ -46,6 +50,8 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
       } catch {}
     }
     toolPids = []
+    if (jpTmp) rmSync(jpTmp, {recursive: true, force: true})
+    jpTmp = undefined
     run?.dispose()
     run = undefined
     await slow?.close()
@@ -61,20 +67,23 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   }
 
   /** jp with the stubborn tool (run unattended), called once by the model, then a text answer. */
-  async function withStubbornTool(): Promise<{r: JpRun; pidFile: string}> {
+  async function withStubbornTool(): Promise<{r: JpRun; pidFile: string; jpTmp: string}> {
     replay = await startReplayServer([{body: openaiToolCall('call_1', 'stubborn', {})}, {body: openaiText(['after ', 'the tool.'])}])
     const pidFile = join(tmpdir(), `jp-stubborn-${process.pid}-${Date.now()}`)
+    // jp's own temporary directory, to see what a run leaves in it (the tool's arguments dir).
+    jpTmp = mkdtempSync(join(tmpdir(), 'jp-ladder-tmp-'))
     run = new JpRun({
       baseUrl: `${replay.url}/v1`,
       toml: `[conversation.tools.stubborn]\ncommand = "${STUBBORN}"\nrun = "unattended"\n`,
-      env: {TOOL_PID_FILE: pidFile},
+      env: {TOOL_PID_FILE: pidFile, TMPDIR: jpTmp},
     })
     const r = await run.start('use the tool')
     await r.poll(() => existsSync(pidFile), 'the tool to start')
     toolPids = readFileSync(pidFile, 'utf8').trim().split(/\s+/).map(Number)
     rmSync(pidFile)
     expect(toolPids.every((p) => alive(p))).to.equal(true)
-    return {r, pidFile}
+    expect(toolArgumentDirs(jpTmp), 'the arguments dir while the tool runs').to.have.length(1)
+    return {r, pidFile, jpTmp}
   }
 
   it('finding 1: a fast user is not shut down — answering the menu resets the ladder, the next Ctrl+C is a first press', async () => {
@@ -96,7 +105,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   })
 
   it('finding 2: Ctrl+C at the tool menu begins a graceful shutdown at once and says so; the tool group is gone; exit 130', async () => {
-    const {r} = await withStubbornTool()
+    const {r, jpTmp} = await withStubbornTool()
     r.term.send(keys.ctrlC)
     await r.term.waitForText(TOOL_MENU)
     r.term.send(keys.ctrlC)
@@ -104,6 +113,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
     const res = await r.finish(15_000)
     expect(res.code, r.term.screenText()).to.equal(130)
     expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    expect(toolArgumentDirs(jpTmp), 'arguments dirs left in TMPDIR').to.deep.equal([])
     // The cancelled call is answered in the stored conversation; no second request.
     expect(replay!.requests).to.have.length(1)
     const events = (await r.events()) as Array<{type: string}>
@@ -111,8 +121,8 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
-  it('finding 2: the third Ctrl+C exits 130 at once and still takes the tool group with it', async () => {
-    const {r} = await withStubbornTool()
+  it('finding 2: the third Ctrl+C exits 130 at once and still takes the tool group and its arguments dir with it', async () => {
+    const {r, jpTmp} = await withStubbornTool()
     r.term.send(keys.ctrlC)
     await r.term.waitForText(TOOL_MENU)
     r.term.send(keys.ctrlC)
@@ -122,6 +132,8 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
     expect(res.code, r.term.screenText()).to.equal(130)
     await sleep(100)
     expect(toolPids.filter((p) => alive(p)), 'tool processes still alive').to.deep.equal([])
+    // process.exit skipped the runner's `finally`: the exit hook removed it (it stayed in /tmp before).
+    expect(toolArgumentDirs(jpTmp), 'arguments dirs left in TMPDIR').to.deep.equal([])
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 

@@ -6,14 +6,16 @@
 // that is not built in) is covered in registry.test.ts and
 // example-plugin.test.ts.
 import {expect} from 'chai'
-import {chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import type {EditorConfig} from '../../src/lib/config/editor.js'
 import {INJECTED_BUILDER_SLOT, type InjectedBuildEditorBackend} from '../../src/lib/editor/inject.js'
 import {BUNDLE, coverageOf, wrappedModules} from '../helpers/coverage.js'
 import {makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
+import {writeConversation} from '../helpers/conversations.js'
 import {runInProcess} from '../helpers/in-process.js'
+import {filesUnder} from '../helpers/source-files.js'
 
 const slot = globalThis as unknown as Record<symbol, InjectedBuildEditorBackend | undefined>
 
@@ -37,15 +39,6 @@ function spyOnInjectedHelper(): {calls: EditorConfig[]; restore(): void} {
       delete (globalThis as Record<symbol, unknown>)[INJECTED_BUILDER_SLOT]
     },
   }
-}
-
-function writeConversation(root: string, id: string, title: string): string {
-  const dir = join(root, '.jp', 'conversations', id)
-  mkdirSync(dir, {recursive: true})
-  writeFileSync(join(dir, 'metadata.json'), JSON.stringify({title}))
-  writeFileSync(join(dir, 'events.json'), '[]')
-  writeFileSync(join(dir, 'base_config.json'), '{}')
-  return dir
 }
 
 describe('init hook: the editor helper the commands obtain every editor through', function () {
@@ -72,7 +65,7 @@ describe('init hook: the editor helper the commands obtain every editor through'
   it('jp conversation edit gets its editor from the injected helper: one call, one EditorConfig, the configured editor runs', async () => {
     const spy = spyOnInjectedHelper()
     try {
-      const dir = writeConversation(sb.cwd, 'jp-c1', 'before')
+      const dir = writeConversation(sb.cwd, 'jp-c1', {title: 'before'})
       const editor = join(sb.dir, 'retitle.sh')
       writeFileSync(editor, `#!/bin/sh\nfor f; do printf '{"title":"after"}' > "$f"; done\n`)
       chmodSync(editor, 0o755)
@@ -90,7 +83,7 @@ describe('init hook: the editor helper the commands obtain every editor through'
   it('an unknown editor.backend is a one-line error from that route, before any lock or write', async () => {
     const spy = spyOnInjectedHelper()
     try {
-      const dir = writeConversation(sb.cwd, 'jp-c1', 'kept')
+      const dir = writeConversation(sb.cwd, 'jp-c1', {title: 'kept'})
       const r = await runInProcess(['conversation', 'edit', 'jp-c1', '-c', 'editor.backend=nope'], {sandbox: sb})
       expect(r.exitCode).to.equal(1)
       expect(r.stderr).to.equal('Error: config: editor.backend: unknown editor backend "nope"; registered: terminal\n')
@@ -102,7 +95,7 @@ describe('init hook: the editor helper the commands obtain every editor through'
   })
 
   it('no editor configured: the error names editor.cmd and the variables of the one EditorConfig', async () => {
-    writeConversation(sb.cwd, 'jp-c1', 'kept')
+    writeConversation(sb.cwd, 'jp-c1', {title: 'kept'})
     const r = await runInProcess(['conversation', 'edit', 'jp-c1', '-c', 'editor.envs=["NO_SUCH_EDITOR_VAR"]'], {sandbox: sb, env: {PATH: '/nonexistent'}})
     expect(r.exitCode).to.equal(1)
     expect(r.stderr).to.equal('Error: no editor configured: set editor.cmd in your config or one of the environment variables NO_SUCH_EDITOR_VAR\n')
@@ -118,12 +111,10 @@ describe('init hook: the editor helper the commands obtain every editor through'
   }
 
   it('one route: only editor/open.ts builds a command’s EditorConfig and calls the injected helper', () => {
-    const files = (dir: string): string[] =>
-      readdirSync(dir, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
     // The text without its comments (which may name the functions they explain).
     const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
     const uses = (pattern: RegExp) =>
-      files(join(ROOT, 'src'))
+      filesUnder(join(ROOT, 'src'))
         .filter((f) => pattern.test(code(readFileSync(f, 'utf8'))))
         .map((f) => relative(join(ROOT, 'src'), f).split(sep).join('/'))
         .sort()

@@ -18,27 +18,7 @@ import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {ToolPrompter} from '../../src/lib/tool/prompter.js'
 import {sanitizeUntrusted, untrustedJson} from '../../src/lib/text/untrusted.js'
-
-const ESC = '\u001b'
-const BEL = '\u0007'
-const ST = `${ESC}\\`
-
-export const HOSTILE: Record<string, string> = {
-  'OSC 0 (window title)': `${ESC}]0;pwned${BEL}`,
-  'OSC 8 (hyperlink)': `${ESC}]8;;http://evil.example${ST}click${ESC}]8;;${ST}`,
-  'OSC 52 (clipboard)': `${ESC}]52;c;cm0gLXJmIH4=${BEL}`,
-  'CSI 2J (clear screen)': `${ESC}[2J${ESC}[H`,
-  'DCS': `${ESC}P1$r0m${ST}`,
-  'C1 CSI': '\u009b2J',
-  'C1 OSC ... C1 ST': '\u009d0;c1 title\u009c',
-  'BEL': `ding${BEL}`,
-  'BS': 'safe\b\b\b\bevil',
-  'CR': `harmless\rEVIL`,
-}
-const ALL = Object.values(HOSTILE).join('')
-const mark = (s: string) => `«${s}»`
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+import {ALL, CONTROL, HOSTILE, mark} from '../helpers/hostile.js'
 
 /** The marked spans in `output`; fails unless there is at least one and none holds a control character. */
 function expectSafeSpans(output: string, what: string): string[] {

@@ -10,29 +10,8 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
+import {isAlive, waitFor} from '../helpers/processes.js'
 import {runLocalTool} from '../../src/lib/tool/runner.js'
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return true
-  }
-}
-
-async function waitFor(cond: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const start = Date.now()
-  while (!cond()) {
-    if (Date.now() - start > limitMs) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe('runLocalTool against hostile tools (issue 28)', function () {
   // Each of these hung for the life of the background child (25 s) before.

@@ -1,37 +1,16 @@
 import {expect} from 'chai'
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {isAlive, waitFor} from '../helpers/processes.js'
+import {tempDirs} from '../../src/lib/process/temp-dirs.js'
 import {resolveToolCommand, runLocalTool} from '../../src/lib/tool/runner.js'
 
 const TOOLS = fileURLToPath(new URL('../fixtures/tools/', import.meta.url))
 const tool = (name: string) => join(TOOLS, name)
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  // A killed but unreaped process (a zombie) is dead for our purposes.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return true
-  }
-}
-
-async function waitFor(cond: () => boolean, what: string, limitMs = 10_000): Promise<void> {
-  const start = Date.now()
-  while (!cond()) {
-    if (Date.now() - start > limitMs) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe('runLocalTool', () => {
   let dir: string
@@ -167,5 +146,52 @@ describe('runLocalTool', () => {
     const result = JSON.parse(line!.slice(7))
     expect(result).to.deep.include({isError: false, exitCode: 0, content: 'finished\n'})
     expect(existsSync(join(dir, 'tool-signals'))).to.equal(false)
+  })
+})
+
+describe('runLocalTool: the arguments directory never outlives jp', function () {
+  this.timeout(20_000)
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'jp-tool-exit-'))
+    mkdirSync(join(dir, 'tmp'))
+    // The tool says where its arguments file is, then outlives any patience.
+    writeFileSync(join(dir, 'tool.sh'), '#!/bin/sh\necho $$ > "$(dirname "$0")/tool-pid"\necho "$JP_TOOL_ARGUMENTS_FILE" > "$(dirname "$0")/args-path"\nexec sleep 30\n', {mode: 0o755})
+  })
+  afterEach(() => {
+    if (existsSync(join(dir, 'tool-pid'))) {
+      try {
+        process.kill(Number(readFileSync(join(dir, 'tool-pid'), 'utf8')), 'SIGKILL')
+      } catch {}
+    }
+    rmSync(dir, {recursive: true, force: true})
+  })
+
+  for (const how of ['exit', 'throw'] as const) {
+    it(`is removed when jp ends while the tool runs (${how === 'exit' ? 'process.exit, as the third Ctrl+C and the watchdog do' : 'an uncaught exception'})`, async () => {
+      const host = spawn(process.execPath, ['--import', 'tsx', tool('exit-while-tool-runs.ts'), dir, how], {
+        env: {...process.env, TMPDIR: join(dir, 'tmp')},
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let out = ''
+      host.stdout.on('data', (b) => (out += b))
+      host.stderr.on('data', (b) => (out += b))
+      const code = await new Promise<number | null>((r) => host.on('close', r))
+      expect(code, out).to.equal(how === 'exit' ? 130 : 1)
+      const argsFile = readFileSync(join(dir, 'args-path'), 'utf8').trim()
+      expect(dirname(dirname(argsFile))).to.equal(join(dir, 'tmp'))
+      expect(existsSync(dirname(argsFile)), `${dirname(argsFile)} left behind`).to.equal(false)
+      expect(readdirSync(join(dir, 'tmp')).filter((n) => n.startsWith('jp-tool-'))).to.deep.equal([])
+      await waitFor(() => !isAlive(Number(readFileSync(join(dir, 'tool-pid'), 'utf8'))), 'the tool to be killed with jp')
+    })
+  }
+
+  it('is removed when the call ends, whatever the result', async () => {
+    writeFileSync(join(dir, 'quick.sh'), '#!/bin/sh\necho "$JP_TOOL_ARGUMENTS_FILE"\nexit 3\n', {mode: 0o755})
+    const r = await runLocalTool({name: 'quick', command: join(dir, 'quick.sh'), arguments: {a: 1}, cwd: dir})
+    expect(r.exitCode).to.equal(3)
+    const argsFile = r.content.split('\n').find((l) => l.endsWith('arguments.json'))!
+    expect(existsSync(dirname(argsFile))).to.equal(false)
+    expect(tempDirs()).to.deep.equal([])
   })
 })

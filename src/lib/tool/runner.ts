@@ -25,13 +25,13 @@
 // `/bin/sh -c '<program> <quoted args>'` and the arguments still travel only
 // through stdin and the environment.
 import {spawn} from 'node:child_process'
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {quote, split} from 'shlex'
 
 import type {CommandConfig} from '../config/types.js'
 import {signalGroup, trackChildGroup} from '../process/child-groups.js'
+import {makePrivateTempDir, type PrivateTempDir} from '../process/temp-dirs.js'
 import {toolEnvironment, type ToolEnvPolicy} from './environment.js'
 
 export interface LocalToolRequest {
@@ -124,18 +124,20 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
   }
   const json = JSON.stringify(req.arguments ?? {})
   // The arguments also wait in a private file, for tools that read stdin for
-  // something else (or not at all): 0600 in a fresh 0700 directory, removed after.
-  let argsDir: string
+  // something else (or not at all): 0600 in a fresh 0700 directory, removed
+  // after — also when jp exits while the tool runs (process/temp-dirs.ts).
+  let argsDir: PrivateTempDir | undefined
   try {
-    argsDir = await mkdtemp(join(tmpdir(), 'jp-tool-'))
-    await writeFile(join(argsDir, 'arguments.json'), json, {mode: 0o600, flag: 'wx'})
+    argsDir = await makePrivateTempDir('jp-tool-')
+    await writeFile(join(argsDir.path, 'arguments.json'), json, {mode: 0o600, flag: 'wx'})
   } catch (error) {
+    await argsDir?.remove()
     return {content: `Tool '${req.name}' could not be run: cannot write its arguments: ${(error as Error).message}`, isError: true, exitCode: null}
   }
   try {
-    return await spawnTool(req, resolved, json, join(argsDir, 'arguments.json'))
+    return await spawnTool(req, resolved, json, join(argsDir.path, 'arguments.json'))
   } finally {
-    await rm(argsDir, {recursive: true, force: true}).catch(() => {})
+    await argsDir.remove()
   }
 }
 
