@@ -2,15 +2,13 @@
 // (src/lib/cli/first.ts, issue 27): the same bytes oclif prints, and oclif
 // answers whenever something could change them — a linked plugin (its
 // command is in the help and runs), a help theme, a narrower width, DEBUG.
-// oclif's own answer is had by setting DEBUG to a namespace nothing logs to.
+// oclif's own answer is had with OCLIF_ANSWERS (DEBUG set to a namespace nothing logs to).
 import {expect} from 'chai'
 import {mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {coverageOf} from '../helpers/coverage.js'
-import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {BIN, makeSandbox, OCLIF_ANSWERS as OCLIF, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {spawnPty} from '../helpers/pty.js'
-
-const OCLIF = {DEBUG: 'jp-test-nothing-logs-here'}
 
 describe('start-up: what bin/run.js answers before loading the CLI', function () {
   this.timeout(120_000)
