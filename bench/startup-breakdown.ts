@@ -35,7 +35,7 @@ let answered = false
 if (existsSync(root + '/dist/first.js')) {
   const {answerFirst} = await import(root + '/dist/first.js')
   // DEBUG is on for oclif's markers below: the first answer is asked as bin/run.js asks it, without it.
-  answered = answerFirst({argv: args, root, env: {...process.env, DEBUG: ''}, stdout: process.stdout})
+  answered = await answerFirst({argv: args, root, env: {...process.env, DEBUG: ''}, stdout: process.stdout})
   lap('first module and its answer')
 }
 if (!answered) {

@@ -27,6 +27,15 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
     })
   }
 
+  for (const args of [['--help', 'query'], ['query', '-h'], ['-h', '-h'], ['help'], ['--help', 'conversation']]) {
+    it(`jp ${args.join(' ')}: not a first answer, oclif renders it (the same bytes as with OCLIF_ANSWERS)`, async () => {
+      const r = await runJp(args, {sandbox: sb})
+      expect([r.code, r.stderr]).to.deep.equal([0, ''])
+      expect(r.stdout).to.equal((await runJp(args, {sandbox: sb, env: OCLIF})).stdout)
+      expect(coverageOf(args).bundleRan).to.equal(true)
+    })
+  }
+
   for (const env of [{FORCE_COLOR: '1'}, {COLORTERM: 'truecolor'}, {CI: 'true'}, {FORCE_COLOR: '1', NO_COLOR: '1'}]) {
     it(`jp --help with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}: in colour or not as oclif would be`, async () => {
       const first = await runJp(['--help'], {sandbox: sb, env})
