@@ -24,10 +24,15 @@ function firstStdout() {
     },
     getWindowSize: () => process.stdout.getWindowSize(),
     write(text) {
-      try {
-        writeSync(1, text)
-      } catch (error) {
-        if (error.code !== 'EPIPE') throw error
+      // All of it: a write may be partial, and a non-blocking pipe that is full says EAGAIN until it drains.
+      const bytes = Buffer.from(text)
+      for (let done = 0; done < bytes.length; ) {
+        try {
+          done += writeSync(1, bytes, done)
+        } catch (error) {
+          if (error.code === 'EPIPE') return
+          if (error.code !== 'EAGAIN') throw error
+        }
       }
     },
   }

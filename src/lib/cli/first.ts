@@ -77,13 +77,24 @@ export async function answerFirst(ctx: FirstContext): Promise<boolean> {
   }
   if (!recorded.argvs.some((a) => a.length === argv.length && a.every((w, i) => w === argv[i]))) return false
   if (helpWidth(ctx.stdout, env) < recorded.minWidth) return false
-  // Whether oclif's help would be in colour, asked as oclif asks (its theme's colorize: supports-color for
-  // stdout and stderr, then ansis), of the same modules (the build takes oclif's copies).
-  const [{default: supports}, {default: ansis}] = await Promise.all([import('supports-color'), import('ansis')])
-  const text = Boolean(supports.stdout) && Boolean(supports.stderr) && ansis.isSupported() ? recorded.colored : recorded.text
+  const text = (await inColour(ctx)) ? recorded.colored : recorded.text
   if (text === undefined) return false
   ctx.stdout.write(text.replace(VERSION_MARK, versionLine(pjson.version)))
   return true
+}
+
+/**
+ * Whether oclif's help would be in colour, asked as oclif asks (its theme's
+ * colorize: supports-color for stdout and stderr, then ansis), of the same
+ * modules (the build takes oclif's copies). Without FORCE_COLOR, a stdout that
+ * is no terminal is no colour for supports-color (no --color flag can be in
+ * argv here: it holds one help flag at most), known without loading it and
+ * node:tty, net and streams behind it.
+ */
+async function inColour(ctx: FirstContext): Promise<boolean> {
+  if (!('FORCE_COLOR' in ctx.env) && ctx.stdout.isTTY !== true) return false
+  const [{default: supports}, {default: ansis}] = await Promise.all([import('supports-color'), import('ansis')])
+  return Boolean(supports.stdout) && Boolean(supports.stderr) && ansis.isSupported()
 }
 
 /** No user or linked plugin and no help theme: what oclif would print is jp's alone. */
