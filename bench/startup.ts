@@ -9,7 +9,8 @@
 // machine is busy. Every case runs under /usr/bin/time alike when present.
 //
 // BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
-// before a change) in the same loop and adds a `… vs before` row per case.
+// before a change) in the same loop and adds a `… vs before` row per case it
+// runs (a checkout older than `jp -h` gets no row for that case).
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -76,6 +77,11 @@ function codexCommand(): {file: string; args: string[]} | undefined {
   return readFileSync(real, 'utf8').slice(0, 64).startsWith('#!/usr/bin/env node') ? {file: process.execPath, args: [real, '--version']} : {file: real, args: ['--version']}
 }
 
+/** Whether a checkout runs these arguments at all (an older jp has no `-h`): its warm-up run. */
+function runs(args: string[], env: NodeJS.ProcessEnv): boolean {
+  return spawnSync(process.execPath, args, {env, stdio: 'ignore'}).status === 0
+}
+
 export async function run(): Promise<BenchRow[]> {
   const base = makeBaseline()
   const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
@@ -103,7 +109,8 @@ export async function run(): Promise<BenchRow[]> {
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
-    if (BEFORE) for (const [, args] of cases) timeRun([join(BEFORE, 'bin/run.js'), ...args], env)
+    // The before checkout times the cases it knows; the others get no `vs before` row.
+    const beforeCases = new Set(BEFORE ? cases.filter(([, args]) => runs([join(BEFORE, 'bin/run.js'), ...args], env)).map(([name]) => name) : [])
     others()
     nodeTimes.length = 0
     codexTimes.length = 0
@@ -112,7 +119,7 @@ export async function run(): Promise<BenchRow[]> {
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
       for (const [name, args] of cases) {
         times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
-        if (BEFORE) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
+        if (BEFORE && beforeCases.has(name)) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
       }
     }
     const row = (name: string, baseline: Timing[], baselineName: string, target: string, limit: number | undefined, what: keyof Timing = 'ms'): BenchRow => {
@@ -129,7 +136,7 @@ export async function run(): Promise<BenchRow[]> {
       rows.push(row(name, nodeTimes, 'node -e 0', '(report)', undefined), row(name, nodeTimes, 'node -e 0', '(report)', undefined, 'cpuMs'))
     }
     if (BEFORE) {
-      for (const [name] of cases) {
+      for (const [name] of cases.filter(([n]) => beforeCases.has(n))) {
         for (const what of ['ms', 'cpuMs'] as const) {
           const v = stats(times.get(name)!.map((t) => t[what]))
           const before = stats(beforeTimes.get(name)!.map((t) => t[what]))

@@ -12,6 +12,7 @@ import {ROOT} from '../helpers/cli.js'
 import {keys} from '../helpers/pty.js'
 import {startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
+import {teardownAfterEach} from '../helpers/teardown.js'
 
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -20,21 +21,11 @@ const SLOW_FSYNC = pathToFileURL(join(ROOT, 'test/fixtures/e2e/slow-fsync.mjs'))
 describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)', function () {
   this.timeout(60_000)
   let slow: SlowServer | undefined
-  let run: JpRun | undefined
-  const cleanups: Array<() => void> = []
-
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) c()
-    run?.dispose()
-    run = undefined
-    await slow?.close()
-    slow = undefined
-  })
+  const teardown = teardownAfterEach()
 
   async function start(script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}, query?: string): Promise<JpRun> {
-    slow = await startSlowServer(script)
-    run = new JpRun({baseUrl: slow.baseUrl, ...opts})
-    return run.start(query)
+    slow = teardown.server(await startSlowServer(script))
+    return teardown.run(new JpRun({baseUrl: slow.baseUrl, ...opts})).start(query)
   }
 
   it('finding 5: interrupt.streaming.action = "reply" — a second Ctrl+C 0.3 s after the first shuts down (130), it does not resume', async () => {
@@ -77,12 +68,12 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
 
   it('finding 8: a Ctrl+C between turn phases opens [c,r,s,?]; r sends the reply with the query, in the same request', async () => {
     const fsyncLog = join(tmpdir(), `jp-fsync-${process.pid}-${Date.now()}.log`)
-    cleanups.push(() => rmSync(fsyncLog, {force: true}))
-    slow = await startSlowServer([{text: ['answer to both.'], intervalMs: 5}])
-    run = new JpRun({
+    teardown.add(() => rmSync(fsyncLog, {force: true}))
+    slow = teardown.server(await startSlowServer([{text: ['answer to both.'], intervalMs: 5}]))
+    const run = teardown.run(new JpRun({
       baseUrl: slow.baseUrl,
       env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_MS: '1500', JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
-    })
+    }))
     const t = await run.start('first question')
     // The turn is saving its query (a gap: no stream, no tool).
     await t.poll(() => existsSync(fsyncLog) && readFileSync(fsyncLog, 'utf8').includes('events.log'), 'the turn saving')

@@ -133,7 +133,7 @@ describe('e2e: Ctrl+C at the tool prompts (issue 23)', function () {
       const t = await jp({responses: calls(1)})
       await t.term.waitForText(ASK)
       t.term.send('e')
-      await t.term.waitForText('Ctrl+X to edit in $EDITOR')
+      await t.term.waitForText('Enter to send · Alt+Enter for newline')
       t.term.send(keys.backspace + keys.backspace)
       t.term.type(', "kept": 1}')
       t.term.send(keys.ctrlC)

@@ -18,7 +18,8 @@ const REPLACE_EDITOR = join(ROOT, 'test/fixtures/e2e-tools/replace-editor.sh')
 const FAILING_EDITOR = join(ROOT, 'test/fixtures/e2e-tools/failing-editor.sh')
 const ASK = 'Run local tool record?'
 const DELIVER = 'Deliver record result to assistant?'
-const HELP_LINE = 'Ctrl+X to edit in $EDITOR'
+// The inline widget's help line (its Ctrl+X clause names the editor, or is absent without one).
+const HELP_LINE = 'Enter to send · Alt+Enter for newline'
 const ARGS = {path: 'src', deep: true}
 
 type Message = {role: string; content?: string | null; tool_call_id?: string}

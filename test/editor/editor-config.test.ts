@@ -244,4 +244,17 @@ describe('EditorConfig.command() resolution (git t7005 port)', () => {
       expect(readFileSync(t.path('sub', 'target.txt'), 'utf8')).to.equal('Edited by editor_cmd\n')
     })
   })
+
+  // The help line's "Ctrl+X to edit in NAME" (SPEC §18): the editor Ctrl+X opens, not always $EDITOR.
+  describe('label(): how the prompt names the editor', () => {
+    it('names editor.cmd by its program, a variable by name and program, a plugin backend by name, and none as undefined', () => {
+      expect(config({cmd: 'nvim -f'}).label()).to.equal('nvim')
+      expect(config({cmd: "'/opt/My Editor/ed.sh' -w"}).label()).to.equal('ed.sh')
+      expect(config({cmd: {program: 'code --wait', args: [], shell: true}}).label()).to.equal('code')
+      expect(config({}, {VISUAL: './e-VISUAL.sh', EDITOR: './e-EDITOR.sh'}).label()).to.equal('$VISUAL (e-VISUAL.sh)')
+      expect(config({envs: ['EDITOR']}, {VISUAL: './e-VISUAL.sh', EDITOR: './e-EDITOR.sh'}).label()).to.equal('$EDITOR (e-EDITOR.sh)')
+      expect(config({backend: 'vscode-remote'}, {EDITOR: './e-EDITOR.sh'}).label()).to.equal('vscode-remote')
+      expect(config({}).label()).to.equal(undefined)
+    })
+  })
 })

@@ -137,6 +137,13 @@ export interface PtySession {
   stty(): string
   /** Sends a signal to the program. */
   kill(signal?: NodeJS.Signals): void
+  /**
+   * Closes the pty's master side, as a terminal window that is closed (or
+   * `tmux kill-server`) does: the kernel hangs the terminal up (SIGHUP to
+   * the session; reads see EOF, writes and mode changes EIO). The exit is
+   * still reported; nothing more is rendered.
+   */
+  closeMaster(): void
   dispose(): void
 }
 
@@ -278,6 +285,10 @@ export async function spawnPty(args: string[], opts: PtyOptions = {}): Promise<P
       } catch {
         // already gone
       }
+    },
+    closeMaster: () => {
+      // node-pty's own destroy() also sends SIGHUP itself; the kernel's hang-up is what a closed window gives.
+      ;(pty as unknown as {_socket: {destroy(): void}})._socket.destroy()
     },
     dispose: () => {
       if (exit === undefined) {

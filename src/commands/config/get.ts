@@ -1,7 +1,6 @@
 import {Args} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
-import {failUsage, isUsageError} from '../../lib/cli/usage-error.js'
 
 export default class ConfigGet extends JpCommand {
   static summary = 'Print the value of one configuration key'
@@ -12,13 +11,7 @@ export default class ConfigGet extends JpCommand {
 
   async run(): Promise<void> {
     const {args} = await this.parse(ConfigGet)
-    let path: string[]
-    try {
-      path = await configKeyArg(args.key, this.id ?? 'config:get')
-    } catch (e) {
-      if (isUsageError(e)) failUsage(e)
-      throw e
-    }
+    const path = await configKeyArg(args.key, this.id ?? 'config:get')
     const config = await this.loadConfig({conversationId: await this.activeConversation()})
     let value: unknown = config
     for (const k of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[k] : undefined

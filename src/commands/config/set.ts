@@ -1,7 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
-import {failUsage, isUsageError} from '../../lib/cli/usage-error.js'
 
 export default class ConfigSet extends JpCommand {
   static summary = 'Set one configuration key in your user config or the workspace config'
@@ -37,13 +36,7 @@ Without --user or --workspace: the workspace's .jp/config.toml inside a workspac
     const parsed = await this.parse(ConfigSet)
     const args = parsed.args
     const flags = parsed.flags as unknown as {user: boolean; workspace: boolean}
-    let path: string[]
-    try {
-      path = await configKeyArg(args.key, this.id ?? 'config:set')
-    } catch (e) {
-      if (isUsageError(e)) failUsage(e)
-      throw e
-    }
+    const path = await configKeyArg(args.key, this.id ?? 'config:set')
     const workspace = await this.workspace()
     const {defaultTarget, setConfigValue} = await import('../../lib/conversation/config-file.js')
     const target = flags.user ? 'user' : flags.workspace ? 'workspace' : defaultTarget(workspace)

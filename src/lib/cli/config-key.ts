@@ -2,9 +2,9 @@
 // else a usage error with the nearest key (`assistant.model.ids` → `assistant.model.id`).
 import type {Schema} from '../config/schema.js'
 import {nearest} from '../text/nearest.js'
-import {quote, typedCommand, UsageError} from './usage-error.js'
+import {failUsage, quote, typedCommand, UsageError} from './usage-error.js'
 
-/** The key's path; throws UsageError for `command` (oclif id) when the schema has no such key. */
+/** The key's path; a key the schema does not have ends the command (`command`, an oclif id) with a usage error. */
 export async function configKeyArg(text: string, command: string): Promise<string[]> {
   const {parseKeyPath, formatKeyPath} = await import('../config/locate.js')
   const {CONFIG_SCHEMA, schemaAt} = await import('../config/schema.js')
@@ -18,5 +18,5 @@ export async function configKeyArg(text: string, command: string): Promise<strin
   }
   walk(CONFIG_SCHEMA, [])
   const hint = nearest(text, keys)
-  throw new UsageError(`unknown config key ${quote(text)}${hint ? `; did you mean ${quote(hint)}?` : ''}`, typedCommand(command))
+  failUsage(new UsageError(`unknown config key ${quote(text)}${hint ? `; did you mean ${quote(hint)}?` : ''}`, typedCommand(command)))
 }

@@ -19,9 +19,8 @@ export type KeyBindings = Partial<Record<KeymapName, Record<string, string>>>
 
 type Table = Record<string, KeyActionName>
 
-/** Keys every insert-style table shares (SPEC §6: readline's emacs set plus jp's Enter, Ctrl+X, Ctrl+R). */
-const EMACS: Table = {
-  // the prompt
+/** The prompt's own keys, the same in every table (SPEC §6: bound in both vi modes). */
+const PROMPT_KEYS: Table = {
   enter: 'submit',
   // Alt+Enter first: the help line names the first key of an action, and
   // Shift+Enter needs the kitty protocol (tmux does not pass it on).
@@ -31,6 +30,11 @@ const EMACS: Table = {
   'ctrl-c': 'cancel',
   'ctrl-x': 'open_editor',
   'ctrl-g': 'open_editor',
+}
+
+/** readline's emacs set plus jp's Enter, Ctrl+X, Ctrl+R (SPEC §6, §18). */
+const EMACS: Table = {
+  ...PROMPT_KEYS,
   'ctrl-r': 'history_search',
   'ctrl-l': 'clear_screen',
   // motion
@@ -105,14 +109,7 @@ function operatorSequences(): Table {
 }
 
 const VI_NORMAL: Table = {
-  // bound in both modes (SPEC §6)
-  enter: 'submit',
-  'alt-enter': 'newline',
-  'shift-enter': 'newline',
-  'ctrl-j': 'newline',
-  'ctrl-c': 'cancel',
-  'ctrl-x': 'open_editor',
-  'ctrl-g': 'open_editor',
+  ...PROMPT_KEYS,
   'ctrl-d': 'cancel_if_empty',
   'ctrl-l': 'clear_screen',
   'ctrl-r': 'redo',

@@ -10,7 +10,7 @@
 //
 // execa and tmp are imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
-import {closeSync, constants as fsc} from 'node:fs'
+import {closeSync, constants as fsc, rmSync} from 'node:fs'
 import {readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
@@ -62,6 +62,10 @@ export class TerminalEditorBackend implements EditorBackend {
     } catch (error) {
       throw EditorError.io(`cannot create a temporary file: ${errorLine(error)}`, error)
     }
+    // A shutdown while the editor runs (a closed terminal, SIGTERM) exits
+    // before the finally below: the draft must not outlive jp either.
+    const removeAtExit = () => rmSync(dir, {recursive: true, force: true})
+    process.once('exit', removeAtExit)
     try {
       try {
         await writeFile(file, content, {encoding: 'utf8', mode: 0o600})
@@ -82,6 +86,7 @@ export class TerminalEditorBackend implements EditorBackend {
       }
       return {outcome, text}
     } finally {
+      process.removeListener('exit', removeAtExit)
       await rm(dir, {recursive: true, force: true}).catch(() => {})
     }
   }

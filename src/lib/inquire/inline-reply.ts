@@ -15,8 +15,8 @@ import type {Theme} from '@inquirer/core'
 import type {KeyActionName} from '../config/key-actions.js'
 import {keyLabel, type KeyBindings, type Keymap} from '../config/keymaps.js'
 import {ReplyHistory} from './history.js'
-import {buildFrame, dim, type ReplyView} from './render/frame.js'
-import {LineLayoutCache} from './render/layout.js'
+import {buildFrame, dim, TOP, type ReplyView, type ScrollTop} from './render/frame.js'
+import {BufferLayout} from './render/buffer-layout.js'
 import type {PromptTerminal} from './prompt-terminal.js'
 import {ReplySession, type SessionEvent} from './reply-session.js'
 import type {ScreenFrame} from './screen.js'
@@ -128,18 +128,33 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       history: config.entries,
       olderHistory: config.olderHistory ? () => config.olderHistory!.entries() : undefined,
     }),
-    cache: new LineLayoutCache(),
+    /** The buffer's lines and their layouts, following the editor's changes. */
+    layout: new BufferLayout(),
+    /** The same for what a search shows (history entries, not the buffer). */
+    searchLayout: new BufferLayout(),
     theme: makeTheme(replyTheme, config.theme),
     /** The viewport's first row, carried from frame to frame. */
-    scrollTop: 0,
+    scrollTop: TOP as ScrollTop,
     /** Set when the prompt ends by a key (its final frame comes from the view). */
     ended: false,
     /** An open-editor outcome hands the text on; it is not a draft to remember. */
     keepDraft: true,
     /** Ended by Ctrl+C or Ctrl+D: the last picture says so. */
     cancelled: false,
+    /** The help line of each state (table, search), made once: the keys do not change while the prompt is open. */
+    helps: new Map<string, string>(),
+    help(shape: 'bar' | 'block'): string {
+      const key = `${this.reply.searching}|${this.reply.mode.table}|${shape}`
+      let line = this.helps.get(key)
+      if (line === undefined) {
+        line = helpLine(config, this.reply, shape)
+        this.helps.set(key, line)
+      }
+      return line
+    },
   }))
-  const {reply, cache} = session
+  const {reply} = session
+  const layout = () => (reply.searching ? session.searchLayout : session.layout)
   const {editor, mode} = reply
   // The editor is mutable: a new revision number is what re-renders it.
   const [, setRevision] = useState(0)
@@ -150,11 +165,12 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
 
   const view = (withHelp: boolean): ReplyView => {
     const shown = reply.view()
-    const help = withHelp ? helpLine(config, reply, shape) : ''
+    const help = withHelp ? session.help(shape) : ''
     return {
       message: shown.searchPrompt ?? message,
       text: shown.text,
       cursor: shown.cursor,
+      source: shown.searchPrompt === undefined ? editor : undefined,
       help: help !== '' ? help : undefined,
       // Only while the prompt is live (and not searching): the last picture shows what was sent.
       placeholder: withHelp && !shown.searchPrompt ? config.placeholder : undefined,
@@ -163,7 +179,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       color: config.color,
     }
   }
-  const finalFrame = () => lastFrame(view(false), cache, session.cancelled ? CANCELLED_MARK : undefined)
+  const finalFrame = () => lastFrame(view(false), layout(), session.cancelled ? CANCELLED_MARK : undefined)
   const plain = () => {
     const shown = reply.view()
     const head = shown.searchPrompt ?? message
@@ -181,6 +197,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       t.enable(seq.kittyOn, seq.kittyOff)
       t.enable('', seq.cursorShow)
       if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
+      // Left open by an exit (SIGQUIT, a crash): the buffer stays, the help line goes.
+      t.screen.onLeave(finalFrame)
     }
     return () => {
       config.onEnd(editor.text)
@@ -211,7 +229,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
 
   if (term.dumb) return plain()
   if (status === 'done') return finalFrame()
-  const frame = buildFrame(view(true), cache, session.scrollTop)
+  const frame = buildFrame(view(true), layout(), session.scrollTop)
   session.scrollTop = frame.scrollTop
   return frame
 })
@@ -220,8 +238,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
 const CANCELLED_MARK = '(cancelled)'
 
 /** The last picture: the whole buffer, no help line, cursor below it; `mark` (dim) after the buffer. */
-function lastFrame(view: ReplyView, cache: LineLayoutCache, mark?: string): ScreenFrame {
-  const frame = buildFrame(view, cache, 0, false)
+function lastFrame(view: ReplyView, layout: BufferLayout, mark?: string): ScreenFrame {
+  const frame = buildFrame(view, layout, TOP, false)
   if (mark !== undefined) {
     const shown = dim(mark, view.color)
     const last = frame.rows.length - 1

@@ -24,7 +24,10 @@
 // - Unknown or malformed escape sequences are swallowed whole; C1 controls
 //   (0x80–0x9f) are dropped. Nothing escape-like is ever inserted as text.
 // - A paste whose end marker has not arrived yet is held (not `pending`):
-//   pastes can be slow, and flushing one early would submit half of it.
+//   pastes can be slow, and flushing one early would submit half of it. The
+//   caller ends one that never finishes (`endPaste()`, after PASTE_QUIET_MS
+//   of silence or on the user's Ctrl+C), so a lost end marker cannot wedge a
+//   prompt.
 
 export interface Key {
   /**
@@ -47,6 +50,9 @@ export interface Key {
 
 /** How long the caller waits after a lone ESC (or an ESC-prefix) before calling flush(). */
 export const ESC_TIMEOUT_MS = 30
+
+/** How long an open paste may stay silent before the caller ends it (its end marker was lost). */
+export const PASTE_QUIET_MS = 500
 
 const ESC = '\x1b'
 const PASTE_START = '\x1b[200~'
@@ -202,6 +208,20 @@ export class KeyDecoder {
   feed(data: string): Key[] {
     this.buffer += data
     return this.drain(false)
+  }
+
+  /** True inside a paste whose end marker has not arrived. */
+  get inPaste(): boolean {
+    return this.paste !== undefined
+  }
+
+  /** Ends an open paste as if its end marker had come: one paste key with everything held. */
+  endPaste(): Key[] {
+    if (this.paste === undefined) return []
+    const body = this.paste + this.buffer
+    this.paste = undefined
+    this.buffer = ''
+    return [key('paste', PASTE_START + body, {text: normalizeNewlines(body)})]
   }
 
   /** Resolves whatever is pending as if no more bytes of it will come. */

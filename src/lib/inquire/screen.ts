@@ -37,6 +37,8 @@ export class PromptScreen {
   private left = false
   private last: View | undefined
   private eraseAtEnd = false
+  /** The prompt's last picture, should the process leave while it is open. */
+  private leaveView: (() => View) | undefined
 
   constructor(
     private readonly out: Writer,
@@ -93,6 +95,18 @@ export class PromptScreen {
     this.eraseAtEnd = true
   }
 
+  /** What to draw if the process leaves while the prompt is open (default: what is on screen). */
+  onLeave(view: () => View): void {
+    this.leaveView = view
+  }
+
+  /** The process leaves with the prompt open: its last picture, the cursor on a fresh line below. */
+  leave(): void {
+    if (this.left) return
+    if (this.leaveView) this.render(this.leaveView())
+    this.done()
+  }
+
   /** The prompt is over: the cursor goes below the last row, on a fresh line (or the frame is erased). */
   done(): void {
     if (this.left) return
@@ -112,6 +126,7 @@ export class PromptScreen {
     return claimPromptArea({
       clear: () => this.clear(),
       redraw: () => this.redraw(),
+      leave: () => this.leave(),
       repairAfterEditor: () => {
         // Back to where the prompt stood before the editor (saved there by
         // the editor service); erase whatever a late teardown left.

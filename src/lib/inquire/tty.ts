@@ -6,8 +6,8 @@
 import {StringDecoder} from 'node:string_decoder'
 import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 import {TerminalSession} from '../terminal/session.js'
-import {openTty, type TtyStreams} from '../terminal/tty.js'
-import {ESC_TIMEOUT_MS, KeyDecoder, type Key} from './keys.js'
+import {confirmHangup, openTty, type TtyStreams} from '../terminal/tty.js'
+import {ESC_TIMEOUT_MS, KeyDecoder, PASTE_QUIET_MS, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
 
 /** The terminal sequences a prompt turns on and off (spelled in terminal/sequences.ts). */
@@ -117,6 +117,15 @@ export function runPrompt<T>(
       keys: (keys) => {
         for (const key of keys) {
           if (settled) return
+          // Ctrl+\ is SIGQUIT outside a prompt (raw mode only stopped the
+          // terminal from sending it): it is handed to whoever handles
+          // SIGQUIT (the signal router, which restores the terminal and
+          // decides the exit), as the terminal would have. The prompt itself
+          // never ends the process; with nobody listening the key is ignored.
+          if (key.ctrl && !key.meta && key.name === '\\' && process.listenerCount('SIGQUIT') > 0) {
+            process.emit('SIGQUIT', 'SIGQUIT')
+            continue
+          }
           guarded(() => handlers!.onKey(key, settle))
         }
       },
@@ -174,22 +183,40 @@ function runClosers(closers: Array<() => void>): void {
  * ESC_TIMEOUT_MS, the terminal going away), resizes and the abort signal;
  * returns the function that detaches all of it.
  */
+/** What a Ctrl+C press sends, alone in its read (legacy byte, or kitty's disambiguated form). */
+const CTRL_C_READS = new Set(['\x03', '\x1b[99;5u'])
+
 /**
  * The key side of reading a terminal: raw chunks (bytes or text) in, keys
  * out — sequences split across reads joined, a lone Esc handed over once
- * ESC_TIMEOUT_MS pass without more. `waiting()` false: no timer is armed.
+ * ESC_TIMEOUT_MS pass without more. A paste whose end marker never comes is
+ * ended after PASTE_QUIET_MS of silence, or by a Ctrl+C read on its own (the
+ * user's key, not pasted bytes), keeping its text; that Ctrl+C only ends the
+ * paste, the next one works as usual. `waiting()` false: no timer is armed.
  */
 export function keyFeed(onKeys: (keys: Key[]) => void, waiting: () => boolean = () => true): {feed(chunk: Buffer | string): void; stop(): void} {
   const decoder = new KeyDecoder()
   const text = new StringDecoder('utf8')
   let escTimer: NodeJS.Timeout | undefined
+  let pasteTimer: NodeJS.Timeout | undefined
   return {
     feed(chunk) {
       clearTimeout(escTimer)
-      onKeys(decoder.feed(typeof chunk === 'string' ? chunk : text.write(chunk)))
-      if (waiting() && decoder.pending) escTimer = setTimeout(() => onKeys(decoder.flush()), ESC_TIMEOUT_MS)
+      clearTimeout(pasteTimer)
+      const data = typeof chunk === 'string' ? chunk : text.write(chunk)
+      if (decoder.inPaste && CTRL_C_READS.has(data)) {
+        onKeys(decoder.endPaste())
+        return
+      }
+      onKeys(decoder.feed(data))
+      if (!waiting()) return
+      if (decoder.pending) escTimer = setTimeout(() => onKeys(decoder.flush()), ESC_TIMEOUT_MS)
+      if (decoder.inPaste) pasteTimer = setTimeout(() => onKeys(decoder.endPaste()), PASTE_QUIET_MS)
     },
-    stop: () => clearTimeout(escTimer),
+    stop: () => {
+      clearTimeout(escTimer)
+      clearTimeout(pasteTimer)
+    },
   }
 }
 
@@ -204,6 +231,12 @@ function listen(
   const onData = (chunk: Buffer | string) => keys.feed(chunk)
   // The terminal went away (hangup), or the prompt was aborted: nobody can answer.
   const onEnd = () => on.terminate()
+  // EOF (or EIO) on a terminal: it was hung up. Said first, so the shutdown
+  // that follows is the hang-up's (129), then the prompt ends.
+  const onHangup = () => {
+    if ((input as {isTTY?: boolean}).isTTY) confirmHangup()
+    on.terminate()
+  }
   let lastSize = `${io.columns()}x${io.rows()}`
   function onResizeEvent(): void {
     const size = `${io.columns()}x${io.rows()}`
@@ -218,7 +251,8 @@ function listen(
     onResizeEvent()
   }
   input.on('data', onData)
-  input.on('end', onEnd)
+  input.on('end', onHangup)
+  input.on('error', onHangup)
   process.on('SIGWINCH', onWinch)
   out.on?.('resize', onResizeEvent)
   context?.signal?.addEventListener('abort', onEnd, {once: true})
@@ -226,7 +260,8 @@ function listen(
   return () => {
     keys.stop()
     input.removeListener('data', onData)
-    input.removeListener('end', onEnd)
+    input.removeListener('end', onHangup)
+    input.removeListener('error', onHangup)
     process.removeListener('SIGWINCH', onWinch)
     out.removeListener?.('resize', onResizeEvent)
     context?.signal?.removeEventListener('abort', onEnd)

@@ -42,7 +42,12 @@ export class EscalationPolicy {
   private lastNotifiedAt: number | undefined
   private shuttingDown = false
 
-  constructor(private readonly cooldownMs: number) {}
+  constructor(private cooldownMs: number) {}
+
+  /** The cooldown once the config is known (a router exists before it is). */
+  setCooldown(ms: number): void {
+    this.cooldownMs = ms
+  }
 
   get isShuttingDown(): boolean {
     return this.shuttingDown

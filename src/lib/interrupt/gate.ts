@@ -59,12 +59,12 @@ export interface FallbackDeps {
 /**
  * The floor of the ladder (RFD 092): pushed first, so a Ctrl+C that no
  * more specific scope claims opens `Interrupted [c,q,?]`. `q` quits
- * gracefully; Ctrl+C at it escalates (the handler's onEscalate).
- * Returns the pop function.
+ * gracefully; Ctrl+C at it escalates (the handler's onEscalate). The answer
+ * is acted on as it comes; `checkpoint()` lets work that is about to open a
+ * prompt of its own (or send a request) wait while the menu is open.
  */
-export function pushFallbackMenu(deps: FallbackDeps): () => void {
-  // Nobody waits at a checkpoint here: the answer is acted on as it comes.
-  const gate = new MenuGate(async () => {
+export function pushFallbackMenu(deps: FallbackDeps): {pop: () => void; checkpoint: () => Promise<FallbackInterruptAnswer | undefined>} {
+  const gate = new MenuGate<FallbackInterruptAnswer>(async () => {
     const action = await deps.interrupts.handleFallbackInterrupt()
     switch (action.type) {
       case 'quit': {
@@ -84,5 +84,7 @@ export function pushFallbackMenu(deps: FallbackDeps): () => void {
     }
     return action
   })
-  return deps.router.push(() => gate.interrupt())
+  return {pop: deps.router.push(() => gate.interrupt()), checkpoint: () => gate.checkpoint()}
 }
+
+type FallbackInterruptAnswer = {type: 'continue' | 'quit' | 'escalate'}

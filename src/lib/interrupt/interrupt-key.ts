@@ -22,7 +22,7 @@ import tty from 'node:tty'
 import {onTerminalBorrow, type Borrower} from '../terminal/borrow.js'
 import {applyTerminalModes, saveTerminalModes} from '../terminal/modes.js'
 import {registerRestore} from '../terminal/restore.js'
-import {closeTtyFd, openTtyFd, withTtyFd} from '../terminal/tty.js'
+import {closeTtyFd, confirmHangup, openTtyFd, withTtyFd} from '../terminal/tty.js'
 
 /** ETX: what the terminal sends for Ctrl+C once it no longer turns it into SIGINT. */
 const CTRL_C = 0x03
@@ -65,7 +65,10 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       // never meant for jp, and a prompt must not find it queued.
       for (const byte of chunk) if (byte === CTRL_C) onCtrlC()
     })
-    s.on('error', () => {})
+    // EOF or EIO on the terminal: it was hung up (a closed window); the
+    // signal router hears of it (terminal/gone.ts) and shuts down.
+    s.on('error', () => confirmHangup())
+    s.on('end', () => confirmHangup())
     // Reading must not keep jp alive once the query is done.
     s.unref()
     stream = s

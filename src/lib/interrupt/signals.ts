@@ -13,7 +13,8 @@
 import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
-import {hasControllingTerminal} from '../terminal/tty.js'
+import {detachDeadStdio, onTerminalGone, shieldStdioFromHangup, terminalGone} from '../terminal/gone.js'
+import {confirmHangup, hasControllingTerminal} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
 
@@ -75,6 +76,7 @@ export class SignalRouter {
   private shutdownPromise: Promise<void> | undefined
   private watchdog: NodeJS.Timeout | undefined
   private releaseSignals: (() => void) | undefined
+  private unsubscribeGone: (() => void) | undefined
 
   constructor(options: SignalRouterOptions = {}) {
     const secs = options.escalationCooldownSecs ?? 2
@@ -84,6 +86,11 @@ export class SignalRouter {
     this.exit = options.exit ?? ((code) => process.exit(code))
     this.notice = options.notice ?? ((line) => process.stderr.write(line + '\n'))
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
+  }
+
+  /** `interrupt.escalation_cooldown_secs`, applied once the config is loaded (the router exists before it). */
+  setEscalationCooldown(secs: number): void {
+    this.policy.setCooldown(Math.max(0, secs) * 1000)
   }
 
   /**
@@ -112,6 +119,9 @@ export class SignalRouter {
     for (const sig of ROUTED) {
       const terminating = (TERMINATING_SIGNALS as readonly string[]).includes(sig)
       const l = () => {
+        // A SIGHUP with the terminal gone (a closed window): nothing may be
+        // written to it or reset any more (terminal/gone.ts).
+        if (sig === 'SIGHUP') confirmHangup()
         this.handle(sig)
         // What registered its undo (an open prompt) ends now; the terminal
         // is restored when this router exits.
@@ -120,6 +130,11 @@ export class SignalRouter {
       this.listeners.set(sig, l)
       process.on(sig, l)
     }
+    // A read of the terminal that hit its hang-up before the SIGHUP did.
+    this.unsubscribeGone = onTerminalGone(() => this.handle('SIGHUP'))
+    shieldStdioFromHangup(() => confirmHangup())
+    // Asked now, while the terminal (if any) is there: whether one can be lost later.
+    hasControllingTerminal()
     ;(globalThis as unknown as Record<symbol, unknown>)[CURRENT] = this
     return this
   }
@@ -130,6 +145,8 @@ export class SignalRouter {
     this.listeners.clear()
     this.releaseSignals?.()
     this.releaseSignals = undefined
+    this.unsubscribeGone?.()
+    this.unsubscribeGone = undefined
     const g = globalThis as unknown as Record<symbol, unknown>
     if (g[CURRENT] === this) delete g[CURRENT]
   }
@@ -227,6 +244,8 @@ export class SignalRouter {
   private exitNow(code: number): void {
     clearTimeout(this.watchdog)
     restoreTerminal()
+    // Node's own exit-time reset of a dead terminal aborts the process.
+    if (terminalGone()) detachDeadStdio()
     // The 'exit' hook does this too; doing it first means a test's fake
     // exit (or an exit that throws) still leaves no tool behind.
     killChildGroups()

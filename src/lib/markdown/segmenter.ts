@@ -10,7 +10,9 @@
 // Where the cuts fall depends on the text alone, never on how it arrived:
 // every cut is decided by a fixed amount of look-ahead (the scan stops and
 // waits when the text so far cannot decide), so a paragraph gives the same
-// segments at any chunking.
+// segments at any chunking. (A stretch of plain words may come as one
+// segment or several, as the chunks fall; the renderer gives the same bytes
+// for both: see PLAIN_WORDS.)
 
 /** An opener unmatched after this many characters is literal text. */
 export const HOLD_LIMIT = 1000
@@ -31,6 +33,14 @@ export interface Segment {
 const WS = /[ \t\n]/
 /** A run of characters the scan has nothing to decide about. */
 const PLAIN = /[^ \t\n\\`*_~[\]<>(]+/y
+/**
+ * Words of nothing but ordinary characters (none the scan or the inline
+ * parser would look at: see INLINE_SYNTAX in render.ts), each followed by one
+ * space. At ground state they are segments of their own anyway; a stretch of
+ * them is cut as one segment (the renderer treats it exactly as the words one
+ * by one), which spares a segment per word.
+ */
+const PLAIN_WORDS = /(?:[^ \t\n\\`*_~[\]<>(&:!]+ )+/y
 const PUNCT = /[\p{P}\p{S}]/u
 const SPACE = /[\s\u00a0]/u
 
@@ -85,6 +95,19 @@ export class ParagraphSegmenter {
     const n = s.length
     let i = this.pos
     while (i < n) {
+      if (i === this.start && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
+        PLAIN_WORDS.lastIndex = i
+        if (PLAIN_WORDS.test(s)) {
+          let e = PLAIN_WORDS.lastIndex
+          // The last word's space must be known to be one space (more may follow, or a newline).
+          if (e >= n || s[e] === ' ' || s[e] === '\t' || s[e] === '\n') e = s.lastIndexOf(' ', e - 2) + 1
+          if (e > i) {
+            out.push({text: s.slice(i, e - 1), space: ' '})
+            this.start = i = e
+            continue
+          }
+        }
+      }
       if (this.code === 0 && this.dest === 0) {
         // Ordinary characters decide nothing: skip them in one native step.
         PLAIN.lastIndex = i

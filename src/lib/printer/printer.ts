@@ -21,7 +21,7 @@ import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
-import {openTtyFd} from '../terminal/tty.js'
+import {confirmHangup, openTtyFd} from '../terminal/tty.js'
 import {StatusLine} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
@@ -505,7 +505,10 @@ function defaultPromptWriter(): NodeJS.WritableStream | undefined {
   const fd = openTtyFd('w')
   if (fd === undefined) return undefined
   try {
-    return new TtyWriteStream(fd)
+    const stream = new TtyWriteStream(fd)
+    // EIO once the terminal is hung up: it is gone (terminal/gone.ts), not a crash.
+    stream.on('error', () => confirmHangup())
+    return stream
   } catch {
     closeSync(fd)
     return undefined

@@ -8,6 +8,8 @@
 // copy on every tick. A write ends it; whoever waits again starts a new one.
 import {onTerminalBorrow} from '../terminal/borrow.js'
 import {onPromptClaim, openPrompt} from '../terminal/owner.js'
+import {registerRestore} from '../terminal/restore.js'
+import {terminalGone} from '../terminal/gone.js'
 import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 
 const TICK_MS = 100
@@ -48,6 +50,8 @@ export class StatusLine {
   private started = 0
   private timer: NodeJS.Timeout | undefined
   private visible = false
+  /** While the line is on the screen, the restore registry erases it on any exit (a Ctrl+C, SIGQUIT, a crash). */
+  private unregisterErase: (() => void) | undefined
   private unsubscribe: (() => void) | undefined
   /** Children (editors) that have the terminal now. */
   private lent = 0
@@ -104,17 +108,20 @@ export class StatusLine {
 
   private draw(): void {
     // A prompt owns the screen, or an editor has the terminal: the status waits until it is gone.
-    if (this.label === undefined || this.lent > 0 || openPrompt()) return
+    if (this.label === undefined || this.lent > 0 || openPrompt() || terminalGone()) return
     const elapsed = this.now() - this.started
     const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
     const columns = this.options.columns?.()
     this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
     this.visible = true
+    this.unregisterErase ??= registerRestore({name: 'status-line', sequence: ERASE})
   }
 
   private erase(): void {
     if (!this.visible) return
     this.visible = false
+    this.unregisterErase?.()
+    this.unregisterErase = undefined
     this.options.write!(ERASE)
   }
 }

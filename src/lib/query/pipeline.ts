@@ -21,6 +21,7 @@ import {readAttachments} from './attachments.js'
 import {lastTurnStart, sumUsage, usageLine} from '../conversation/usage.js'
 import {settleTurn} from './report.js'
 import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
+import {installQueryLadder, type QueryLadder} from './ladder.js'
 
 export {isQueryError, QueryError} from './errors.js'
 
@@ -50,6 +51,27 @@ export interface QueryContext {
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
 export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<number> {
+  // The ladder holds from here on: a Ctrl+C while stdin is read, the config
+  // loads or the lock is awaited opens the fallback menu.
+  const ladder = installQueryLadder()
+  try {
+    return await querySteps(opts, ctx, ladder)
+  } catch (error) {
+    // Reported after the fallback menu, if open, not inside it; a shutdown it began owns the exit.
+    if (await ladder.settle()) return shutDown(ladder)
+    throw error
+  } finally {
+    ladder.close()
+  }
+}
+
+/** A shutdown began (the fallback menu's `q`, a second press): it saves what it must and exits. */
+async function shutDown(ladder: QueryLadder): Promise<number> {
+  await ladder.router.shutdown()
+  return 130
+}
+
+async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLadder): Promise<number> {
   const given = await readQueryText(opts.words)
   const {store, workspace} = ctx
   const id = await resolveConversation(store, opts)
@@ -57,9 +79,11 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const config = await userFacing(() =>
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
   )
+  ladder.router.setEscalationCooldown(config.interrupt.escalation_cooldown_secs)
   // Rendering loads its parser now, before any request, so the first token renders at once.
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
+  ladder.useNotice((line) => printer.notice(line))
   const interactive = printer.hasTty()
   // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
   const attachments = await readAttachments(opts.attach, {cwd: process.cwd(), maxBytes: config.query.attach_max_bytes})
@@ -76,6 +100,8 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
     ? {keys: config.editor.inline.keys, editorName: editor ? editorConfig.label() : undefined, olderHistory: workspaceSearchHistory(workspace, id, process.env)}
     : undefined
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
+  // No prompt of our own under an open fallback menu.
+  if (await ladder.settle()) return shutDown(ladder)
   const text = await composeQueryText({flags, interactive, editor, editorConfig, store, workspace, id, query: given, config, printer, inline})
   if (text.type === 'nothing') {
     await printer.flush()
@@ -86,7 +112,10 @@ export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<n
   const model = await chooseModel(text.modelFlag, config, printer)
   // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
   const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
-  const {deps, router, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline})
+  // A press during the lock wait: its menu is answered before the turn starts.
+  if (await ladder.settle()) return shutDown(ladder)
+  const router = ladder.router
+  const {deps, keyReader} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline, router})
   return settleTurn(runTurn(text.text, {...deps, attachments}), {
     conversationId: conversation.id,
     query: text.text,

@@ -7,7 +7,8 @@ import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
-import {SignalRouter} from '../interrupt/signals.js'
+import type {SignalRouter} from '../interrupt/signals.js'
+import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -49,6 +50,8 @@ export interface TurnSetupOptions {
   workspace: Workspace
   printer: Printer
   editor: EditorBackend | undefined
+  /** The query's router, installed at its first line (query/ladder.ts). */
+  router: SignalRouter
   /** The inline prompts' keys, editor name and wider search. */
   inline?: InlinePromptSettings
 }
@@ -60,19 +63,17 @@ export interface TurnSetup {
   keyReader?: {stop(): void}
 }
 
-/** Installs the signal router (and on a terminal the Ctrl+C key reader) and builds the turn loop's deps around it. */
+/** Starts (on a terminal) the Ctrl+C key reader and builds the turn loop's deps around the query's router. */
 export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
-  const {config, printer, conversation} = opts
+  const {config, printer, conversation, router} = opts
   const interactive = printer.hasTty()
-  const router = new SignalRouter({
-    escalationCooldownSecs: config.interrupt.escalation_cooldown_secs,
-    isInteractive: () => interactive,
-    notice: (line) => printer.notice(line),
-  }).install()
   // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
   // the answer, so stop it the graceful way (what arrived is saved) and exit
   // as a producer cut off by SIGPIPE does, quietly.
-  printer.onStdoutClosed(() => void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true}))
+  // (A stdout that was the terminal, hung up, is the hang-up's: its shutdown exits 129.)
+  printer.onStdoutClosed(() => {
+    if (!terminalGone()) void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true})
+  })
   // On a terminal, Ctrl+C is read as a key for the query's duration, so the
   // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
   const keyReader = interactive ? (await import('../interrupt/interrupt-key.js')).readInterruptKey(() => router.handle('SIGINT')) : undefined
@@ -126,11 +127,10 @@ export function providerKeyVariables(config: Config): string[] {
 
 /** The prompts a terminal gets; the prompt modules load only here. */
 async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Promise<TurnDeps['interactive']> {
-  const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {pushFallbackMenu}, {replyDraft}] = await Promise.all([
+  const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {replyDraft}] = await Promise.all([
     import('../inquire/terminal-backend.js'),
     import('../interrupt/handler.js'),
     import('../tool/prompter.js'),
-    import('../interrupt/gate.js'),
     import('../compose/typed-draft.js'),
   ])
   const {config, printer, editor} = opts
@@ -162,8 +162,5 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     press: () => void router.handle('SIGINT'),
   }
   const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
-  // The floor of the ladder: a Ctrl+C that no turn phase claims (finishing
-  // up after the turn) opens the fallback menu.
-  pushFallbackMenu({router, interrupts})
   return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
 }

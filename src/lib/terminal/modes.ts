@@ -4,10 +4,12 @@
 // effort: without stty or a terminal, it does nothing.
 import {spawnSync} from 'node:child_process'
 
+import {terminalGone} from './gone.js'
 import {writeTtySync} from './tty.js'
 
 /** The terminal's settings as `stty -g` prints them, or undefined (no stty, no terminal). */
 export function saveTerminalModes(fd: number): string | undefined {
+  if (terminalGone()) return undefined
   const r = spawnSync('stty', ['-g'], {stdio: [fd, 'pipe', 'ignore'], encoding: 'utf8', timeout: 2000})
   const out = typeof r.stdout === 'string' ? r.stdout.trim() : ''
   return r.status === 0 && out !== '' ? out : undefined
@@ -15,6 +17,7 @@ export function saveTerminalModes(fd: number): string | undefined {
 
 /** Re-applies settings saved by saveTerminalModes (or applies stty words: `['intr', 'undef']`). */
 export function applyTerminalModes(fd: number, modes: string | string[]): boolean {
+  if (terminalGone()) return false
   const r = spawnSync('stty', typeof modes === 'string' ? [modes] : modes, {stdio: [fd, 'ignore', 'ignore'], timeout: 2000})
   return r.status === 0
 }

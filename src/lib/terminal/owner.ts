@@ -25,6 +25,13 @@ export interface OpenPrompt {
    * the prompt's modes, and redraw at the place saved before the editor.
    */
   repairAfterEditor?(): void
+  /**
+   * The process is leaving with the prompt still open (SIGQUIT, a third
+   * Ctrl+C, a crash): draw its last picture (without what only a live prompt
+   * shows, such as the help line) and leave the cursor on a fresh line below,
+   * so the shell's prompt does not land inside it. Synchronous.
+   */
+  leave?(): void
 }
 
 interface Owner {
@@ -61,6 +68,18 @@ export function onPromptClaim(listener: () => void): () => void {
   const o = owner()
   o.claimListeners.add(listener)
   return () => o.claimListeners.delete(listener)
+}
+
+/** Every open prompt leaves the screen tidy (newest first): the process is exiting under them. */
+export function leaveOpenPrompts(): void {
+  const o = owner()
+  for (const prompt of o.stack.splice(0).reverse()) {
+    try {
+      prompt.leave?.()
+    } catch {
+      // exit paths are best effort
+    }
+  }
 }
 
 /** The prompt on the screen now, if any. */

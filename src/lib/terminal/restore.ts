@@ -23,6 +23,8 @@
 // tsx and dist), and both copies must share one set of actions. Restore
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
+import {detachDeadStdio, terminalGone} from './gone.js'
+import {leaveOpenPrompts} from './owner.js'
 import {closeTtyFd, openTtyFd, writeTtySync} from './tty.js'
 
 export interface RestoreAction {
@@ -89,6 +91,9 @@ export function pendingRestores(): string[] {
  * listener. Returns the names of the actions run.
  */
 export function restoreTerminal(): string[] {
+  // First the screen, while the prompts' modes still hold: an open prompt
+  // ends its picture and the line it was on.
+  if (!terminalGone()) leaveOpenPrompts()
   const r = registry()
   const actions = [...r.actions.values()].reverse()
   r.actions.clear()
@@ -124,6 +129,8 @@ export function installTerminalRestoreHooks(): void {
   r.hooksInstalled = true
   process.on('exit', () => {
     restoreTerminal()
+    // Last, before Node's own reset of stdio, which aborts on a dead terminal.
+    if (terminalGone()) detachDeadStdio()
   })
   process.on('uncaughtExceptionMonitor', () => {
     restoreTerminal()

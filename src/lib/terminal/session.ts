@@ -5,6 +5,7 @@
 // (restore.ts), which runs it on exit, on an uncaught exception and on a
 // terminating signal; the session itself listens to no process event.
 import {holdRawMode} from './borrow.js'
+import {terminalGone} from './gone.js'
 import {registerRestore} from './restore.js'
 import {TERMINAL_SEQUENCES as seq} from './sequences.js'
 import {writeAllSync} from './tty.js'
@@ -81,6 +82,9 @@ export class TerminalSession {
     this.restored = true
     this.unregister()
     this.releaseRaw?.()
+    // A terminal that is gone has nothing to put back (and every write or
+    // mode change on it fails).
+    if (terminalGone()) return
     const off = this.undo.reverse().join('')
     if (off) this.write(off)
     const input = this.input as RawCapable
@@ -95,7 +99,7 @@ export class TerminalSession {
 
   private write(data: string): void {
     const out = this.output as NodeJS.WritableStream & {fd?: number; destroyed?: boolean}
-    if (out.destroyed) return
+    if (out.destroyed || terminalGone()) return
     // On 'exit' and on a fatal signal the event loop will not flush a queued
     // stream write, so write synchronously when there is a file descriptor.
     if (typeof out.fd === 'number') {

@@ -8,11 +8,16 @@
 import {closeSync, openSync, writeSync} from 'node:fs'
 import tty from 'node:tty'
 
+import {markTerminalGone, terminalGone} from './gone.js'
+
 export const TTY_PATH = '/dev/tty'
 
-/** Opens /dev/tty (for writing by default); undefined when there is no terminal. The one place jp opens it. */
+/**
+ * Opens /dev/tty (for writing by default); undefined when there is no
+ * terminal, or it is gone (terminal/gone.ts). The one place jp opens it.
+ */
 export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | undefined {
-  if (process.platform === 'win32') return undefined
+  if (process.platform === 'win32' || terminalGone()) return undefined
   try {
     return openSync(TTY_PATH, flags)
   } catch {
@@ -59,8 +64,40 @@ export function writeAllSync(fd: number, data: string): void {
   while (off < buf.length) off += writeSync(fd, buf, off)
 }
 
-/** Writes synchronously to a tty fd, ignoring errors (the terminal may be gone). */
+/**
+ * Whether the controlling terminal still answers, asked now (not cached):
+ * /dev/tty opens and is a terminal. After a hang-up the process has no
+ * controlling terminal (ENXIO), or its settings cannot be read (EIO).
+ */
+export function terminalAnswers(): boolean {
+  if (process.platform === 'win32') return false
+  let fd: number | undefined
+  try {
+    fd = openSync(TTY_PATH, 'r+')
+    return tty.isatty(fd)
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeTtyFd(fd)
+  }
+}
+
+/**
+ * A read of the terminal ended (EOF) or one of its streams failed (EIO): on
+ * a terminal that happens when it was hung up, unless it still answers (a
+ * stream merely closed). Marks it gone then; returns whether it is gone.
+ * `hasControllingTerminal()` is cached from its first call (the signal
+ * router asks at install), so it says whether there was a terminal.
+ */
+export function confirmHangup(): boolean {
+  // Only a terminal jp had can go away: without one (CI, cron) nothing is lost.
+  if (!terminalGone() && hasControllingTerminal() && !terminalAnswers()) markTerminalGone()
+  return terminalGone()
+}
+
+/** Writes synchronously to a tty fd, ignoring errors (the terminal may be gone); nothing once it is gone. */
 export function writeTtySync(fd: number, data: string): void {
+  if (terminalGone()) return
   try {
     writeAllSync(fd, data)
   } catch {
@@ -94,6 +131,9 @@ export function openTty(): TtyStreams | undefined {
     if (readFd === undefined || writeFd === undefined || !tty.isatty(readFd) || !tty.isatty(writeFd)) throw new Error('not a terminal')
     const input = new tty.ReadStream(readFd)
     const output = new tty.WriteStream(writeFd)
+    // EIO once the terminal is hung up: the terminal is gone, not a crash.
+    input.on('error', () => confirmHangup())
+    output.on('error', () => confirmHangup())
     let closed = false
     return {
       input,

@@ -180,14 +180,14 @@ function endedResponse(call: ToolCallRequest, ending: TurnEnding, deps: ToolCoor
 
 /** The Ctrl+C menu of a tool prompt ended the calls: the ending and what this call is told. */
 function exitOutcome(call: ToolCallRequest, exit: ToolPromptExit, deps: ToolCoordinatorDeps, ran: boolean): CallOutcome {
-  const ending = exitEnding(exit)
+  const ending = endingOf(exit)
   // A tool that ran but whose result was not confirmed: its result is withheld, as with `n`.
   if (ran) return {response: {id: call.id, content: RESULT_SKIPPED_BY_USER, isError: false, skipped: true}, ending}
   return {response: endedResponse(call, ending, deps), ending}
 }
 
-/** How leaving a tool prompt through its menu ends the remaining calls. */
-function exitEnding(exit: ToolPromptExit): TurnEnding {
+/** How leaving a tool prompt through its menu, or the turn menu at a gap, ends the remaining calls. */
+export function endingOf(exit: ToolPromptExit): TurnEnding {
   switch (exit.type) {
     case 'reply': {
       return {reply: exit.text, fromEditor: exit.fromEditor}

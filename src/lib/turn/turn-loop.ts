@@ -10,7 +10,7 @@ import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} fr
 import type {SignalRouter} from '../interrupt/signals.js'
 import {isAbortError, type ChatRequest, type Provider, type ReasoningSetting, type StreamEvent, type ToolCallEvent, type ToolDefinition} from '../llm/types.js'
 import type {Printer} from '../printer/printer.js'
-import {coordinateToolCalls, INTERRUPTED_TOOL_CALL, type ToolRunFn, type TurnEnding} from '../tool/coordinator.js'
+import {coordinateToolCalls, endingOf, INTERRUPTED_TOOL_CALL, type ToolRunFn, type TurnEnding} from '../tool/coordinator.js'
 import {TurnToolDecisions} from '../tool/decisions.js'
 import type {ToolPrompter} from '../tool/prompter.js'
 import {eventsToMessages} from './messages.js'
@@ -215,21 +215,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 
     const outcome = await runTools(deps, calls, decisions, async () => {
       const a = await atGap(gate)
-      if (a === undefined) return undefined
-      switch (a.type) {
-        case 'reply': {
-          return {reply: a.text, fromEditor: a.fromEditor}
-        }
-
-        case 'stop':
-        case 'escalate': {
-          return a.type
-        }
-
-        default: {
-          return unreachable(a, 'turn menu action')
-        }
-      }
+      return a === undefined ? undefined : endingOf(a)
     })
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
@@ -325,13 +311,18 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   pop?.()
   router?.shutdownSignal.removeEventListener('abort', onShutdown)
   const shutdown = router?.shutdownSignal.aborted ?? false
+  // A shutdown that cut the answer with no menu open (SIGTERM, SIGHUP, a
+  // second press before the menu was drawn) still ends its line: the shell's
+  // prompt must not land after half a sentence. An open menu began a line of its own.
+  const cutMidLine = shutdown && state.held === undefined
   if (state.held) {
     // Resumed after the end: show what was held (nothing to show if aborted).
     if (!controller.signal.aborted) for (const fn of state.held) fn()
     state.held = undefined
   }
 
-  if (!shutdown && !controller.signal.aborted) printer.endAssistant()
+  if (cutMidLine) printer.endReasoning()
+  if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (error !== undefined && state.decision === undefined) {
     printer.endAssistant()
   }

@@ -4,13 +4,16 @@
 // the accepted line. Here the same bytes go through KeyDecoder →
 // ReplySession (emacs keymap, the search, the line editor), the view is laid
 // out by the prompt's own frame builder, and Enter accepts.
+// fixtures/check-readline-search-tmux.mjs types the same cases into bash in
+// tmux and checks that tmux shows what the fixture says (31 of 31 with
+// tmux 3.3a, bash 5.2.15).
 import {expect} from 'chai'
 import {describe, it} from 'mocha'
 import {readFileSync} from 'node:fs'
 
 import {KeyDecoder} from '../../../src/lib/inquire/keys.js'
-import {buildFrame} from '../../../src/lib/inquire/render/frame.js'
-import {LineLayoutCache} from '../../../src/lib/inquire/render/layout.js'
+import {buildFrame, TOP} from '../../../src/lib/inquire/render/frame.js'
+import {BufferLayout} from '../../../src/lib/inquire/render/buffer-layout.js'
 import {ReplySession} from '../../../src/lib/inquire/reply-session.js'
 
 interface SearchCase {
@@ -31,7 +34,7 @@ function drive(c: SearchCase): {screen: string[]; cursor: {x: number; y: number}
   for (const key of [...decoder.feed(c.keys), ...decoder.flush()]) session.handle(key)
   const view = session.view()
   // readline's prompt for this case is "> "; jp's frame puts one space after the message.
-  const frame = buildFrame({message: view.searchPrompt ?? '>', text: view.text, cursor: view.cursor, width: 200, height: 50, color: false}, new LineLayoutCache(), 0, false)
+  const frame = buildFrame({message: view.searchPrompt ?? '>', text: view.text, cursor: view.cursor, width: 200, height: 50, color: false}, new BufferLayout(), TOP, false)
   const screen = frame.rows.map((r, i) => (i === 0 ? r : r.replace(/^… /, '')).trimEnd())
   const cursor = {x: frame.cursorRow === 0 ? frame.cursorCol : frame.cursorCol - 2, y: frame.cursorRow}
   const [enter] = new KeyDecoder().feed('\r')

@@ -1,7 +1,8 @@
 import {expect} from 'chai'
 import {describe, it} from 'mocha'
 
-import {ESC_TIMEOUT_MS, type Key, KeyDecoder} from '../../../src/lib/inquire/keys.js'
+import {ESC_TIMEOUT_MS, type Key, KeyDecoder, PASTE_QUIET_MS} from '../../../src/lib/inquire/keys.js'
+import {keyFeed} from '../../../src/lib/inquire/tty.js'
 
 /** Decodes `input` in one chunk (plus a flush) and returns compact descriptions. */
 function decode(...chunks: string[]): string[] {
@@ -163,6 +164,16 @@ describe('KeyDecoder', () => {
     it('an empty paste is an empty paste key', () => {
       expect(decode('\x1b[200~\x1b[201~')).to.deep.equal(['paste:'])
     })
+    it('endPaste() ends a paste whose end marker never came, keeping everything held (a partial marker too)', () => {
+      const d = new KeyDecoder()
+      expect(d.feed('\x1b[200~one\r\ntwo\x1b[20')).to.deep.equal([])
+      expect(d.inPaste).to.equal(true)
+      expect(d.endPaste().map(show)).to.deep.equal(['paste:one\ntwo\x1b[20'])
+      expect(d.inPaste).to.equal(false)
+      // What follows is typed again, and a late end marker is swallowed like any unknown sequence.
+      expect(d.feed('x\x1b[201~y').map(show)).to.deep.equal(['char:x', 'char:y'])
+      expect(d.endPaste()).to.deep.equal([])
+    })
   })
 
   describe('UTF-8 text', () => {
@@ -239,5 +250,51 @@ describe('KeyDecoder: Meta + a base letter and combining marks, at every split p
     expect(d.flush().map(show)).to.deep.equal(['M-b'])
     expect(d.feed('\x1bb').map(show)).to.deep.equal([])
     expect(d.feed('c').map(show)).to.deep.equal(['M-b', 'char:c'])
+  })
+})
+
+describe('keyFeed: a paste whose end marker never comes', function () {
+  this.timeout(5000)
+  it(`is ended after ${PASTE_QUIET_MS} ms of silence, its text kept`, async () => {
+    const got: string[] = []
+    const feed = keyFeed((keys) => got.push(...keys.map(show)))
+    feed.feed('\x1b[200~half a paste\r')
+    expect(got).to.deep.equal([])
+    await new Promise((r) => setTimeout(r, PASTE_QUIET_MS + 100))
+    expect(got).to.deep.equal(['paste:half a paste\n'])
+    feed.feed('\r')
+    expect(got.at(-1)).to.equal('enter')
+    feed.stop()
+  })
+  it('more of the paste before the quiet period keeps it open', async () => {
+    const got: string[] = []
+    const feed = keyFeed((keys) => got.push(...keys.map(show)))
+    feed.feed('\x1b[200~a')
+    await new Promise((r) => setTimeout(r, PASTE_QUIET_MS / 2))
+    feed.feed('b')
+    await new Promise((r) => setTimeout(r, PASTE_QUIET_MS / 2))
+    feed.feed('c\x1b[201~')
+    expect(got).to.deep.equal(['paste:abc'])
+    feed.stop()
+  })
+  it('a Ctrl+C read on its own ends it (the text kept, that Ctrl+C used up); the next Ctrl+C is a key', () => {
+    for (const ctrlC of ['\x03', '\x1b[99;5u']) {
+      const got: string[] = []
+      const feed = keyFeed((keys) => got.push(...keys.map(show)))
+      feed.feed('\x1b[200~stuck')
+      feed.feed(ctrlC)
+      expect(got).to.deep.equal(['paste:stuck'])
+      feed.feed(ctrlC)
+      expect(got).to.deep.equal(['paste:stuck', 'C-c'])
+      feed.stop()
+    }
+  })
+  it('a Ctrl+C byte inside pasted text stays text', () => {
+    const got: string[] = []
+    const feed = keyFeed((keys) => got.push(...keys.map(show)))
+    feed.feed('\x1b[200~a\x03b')
+    feed.feed('\x1b[201~')
+    expect(got).to.deep.equal(['paste:a\x03b'])
+    feed.stop()
   })
 })

@@ -190,4 +190,25 @@ describe('inline reply keys (pty)', function () {
       expect(await outcome(t)).to.deep.equal({type: 'submit', text: 'git checkout main'})
     })
   })
+
+  describe('a bracketed paste whose end marker never comes', () => {
+    it('ends after a quiet moment with its text in the buffer; the prompt goes on', async () => {
+      const t = await run({message: 'Reply:'})
+      t.send('\x1b[200~pasted\rtext')
+      await t.waitForText('… text')
+      expect(t.screen().slice(0, 2)).to.deep.equal(['Reply: pasted', '… text'])
+      t.send('!' + keys.enter)
+      expect(await outcome(t)).to.deep.equal({type: 'submit', text: 'pasted\ntext!'})
+    })
+
+    it('Ctrl+C ends it keeping the text, and the next Ctrl+C cancels as usual', async () => {
+      const t = await run({message: 'Reply:'})
+      t.send('\x1b[200~stuck paste')
+      await t.settle(50)
+      t.send(keys.ctrlC)
+      await t.waitForText('Reply: stuck paste')
+      t.send(keys.ctrlC)
+      expect(await outcome(t)).to.deep.equal({type: 'cancelled', reason: 'interrupted', text: 'stuck paste'})
+    })
+  })
 })

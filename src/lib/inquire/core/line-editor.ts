@@ -19,9 +19,26 @@ import {bigWordStart, isWordChar, segments, wordEnd, wordStart} from './words.js
 
 type Command = 'kill' | 'yank' | 'vertical' | 'other'
 
+/** One change to the buffer: [start, end) of the text before it became `text`. */
+export interface TextChange {
+  start: number
+  end: number
+  text: string
+}
+
+/** The changes a layout can follow instead of reading the whole buffer again (render/buffer-layout.ts). */
+export interface ChangeSource {
+  readonly revision: number
+  /** The changes after `revision`, in order; undefined when they are no longer kept (lay everything out again). */
+  changesSince(revision: number): readonly TextChange[] | undefined
+}
+
+/** How many changes are kept for a layout that has fallen behind. */
+const KEPT_CHANGES = 32
+
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
-export class LineEditor {
+export class LineEditor implements ChangeSource {
   private buffer: string
   private point: number
   private readonly stack: EditStack
@@ -33,6 +50,9 @@ export class LineEditor {
   private yanked: {start: number; end: number} | undefined
   /** Display column kept across consecutive Up/Down. */
   private goalColumn: number | undefined
+  /** The latest changes, for changesSince(); `revision` counts every change ever made. */
+  private changes: TextChange[] = []
+  private changeCount = 0
   /** vi's unnamed register (d, c, x, p), apart from the kill ring. */
   private readonly register: ViRegister = {text: '', linewise: false}
 
@@ -45,6 +65,22 @@ export class LineEditor {
 
   get text(): string {
     return this.buffer
+  }
+
+  get revision(): number {
+    return this.changeCount
+  }
+
+  changesSince(revision: number): readonly TextChange[] | undefined {
+    const behind = this.changeCount - revision
+    if (behind < 0 || behind > this.changes.length) return undefined
+    return this.changes.slice(this.changes.length - behind)
+  }
+
+  private recordChange(change: TextChange): void {
+    this.changeCount++
+    this.changes.push(change)
+    if (this.changes.length > KEPT_CHANGES) this.changes.splice(0, this.changes.length - KEPT_CHANGES)
   }
 
   get cursor(): number {
@@ -171,6 +207,7 @@ export class LineEditor {
   private edit(start: number, end: number, text: string, cursor: number, behavior: UndoBehavior): string {
     const removed = this.buffer.slice(start, end)
     this.buffer = this.buffer.slice(0, start) + text + this.buffer.slice(end)
+    this.recordChange({start, end, text})
     this.point = this.snap(cursor)
     const snapshot = {text: this.buffer, cursor: this.point}
     if (startsNewStep(this.lastBehavior, behavior)) this.stack.push(snapshot)
@@ -463,6 +500,7 @@ export class LineEditor {
   }
 
   private restore(s: {text: string; cursor: number}): void {
+    if (s.text !== this.buffer) this.recordChange({start: 0, end: this.buffer.length, text: s.text})
     this.buffer = s.text
     this.point = s.cursor
     // The next edit always starts a fresh step after an undo/redo.

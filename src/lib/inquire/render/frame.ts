@@ -2,8 +2,10 @@
 // message and the buffer's first row, continuation rows prefixed `… `, then
 // the help line — cut to a viewport around the cursor when the buffer is
 // taller than the terminal.
+import type {ChangeSource} from '../core/line-editor.js'
 import {displayWidth, graphemes} from '../text.js'
-import {cursorIn, type LineLayoutCache, type WrappedLine} from './layout.js'
+import type {BufferLayout} from './buffer-layout.js'
+import {cursorIn, rowAt, rowCount} from './layout.js'
 
 export interface ReplyView {
   /** The prompt line (the last line of the message; earlier lines are printed once, above). */
@@ -11,6 +13,8 @@ export interface ReplyView {
   text: string
   /** UTF-16 offset into `text`. */
   cursor: number
+  /** Where `text`'s changes can be read (the LineEditor), so the layout need not read all of it. */
+  source?: ChangeSource
   /** The help line; undefined hides it. */
   help?: string
   /** Drawn dim where the buffer's text would start while the buffer is empty. */
@@ -20,6 +24,19 @@ export interface ReplyView {
   color: boolean
 }
 
+/**
+ * The viewport's first row, as a line of the buffer and a row within it
+ * (line -1: the message's own row, when it does not share a row with the
+ * buffer). Carried from frame to frame: it stays put while the cursor stays
+ * inside the viewport.
+ */
+export interface ScrollTop {
+  line: number
+  row: number
+}
+
+export const TOP: ScrollTop = {line: -1, row: 0}
+
 export interface Frame {
   /** Rows to draw, escape-styled; each fits in `width` cells. */
   rows: string[]
@@ -27,8 +44,8 @@ export interface Frame {
   widths: number[]
   cursorRow: number
   cursorCol: number
-  /** First buffer row shown (state to carry into the next frame). */
-  scrollTop: number
+  /** The viewport's first row (state to carry into the next frame). */
+  scrollTop: ScrollTop
 }
 
 export const CONTINUATION_PREFIX = '… '
@@ -43,78 +60,161 @@ export const dim = (s: string, color: boolean) => (color ? `\x1b[2m${s}\x1b[22m`
 /**
  * Lays the view out. `scrollTop` is the previous frame's (keeps the viewport
  * still while the cursor stays inside it); `viewport: false` returns every
- * row (the final paint after submit).
+ * row (the final paint after submit). Only the rows shown are laid out.
  */
-export function buildFrame(view: ReplyView, cache: LineLayoutCache, scrollTop = 0, viewport = true): Frame {
+export function buildFrame(view: ReplyView, layout: BufferLayout, scrollTop: ScrollTop = TOP, viewport = true): Frame {
   const width = Math.max(4, view.width)
   const contPrefix = dim(CONTINUATION_PREFIX, view.color)
   const restWidth = width - CONTINUATION_WIDTH
 
   // Header: the message shares the first buffer row when there is room.
-  const messageWidth = displayWidth(view.message)
-  const headRows: string[] = []
-  const headWidths: number[] = []
+  let head: {text: string; width: number} | undefined
   let firstPrefix = contPrefix
   let firstPrefixWidth = CONTINUATION_WIDTH
   if (view.message !== '') {
+    const messageWidth = layout.remember(`w|${view.message}`, () => ({text: view.message, width: displayWidth(view.message)})).width
     if (messageWidth + 1 + MIN_FIRST_ROW <= width) {
       firstPrefix = bold(view.message, view.color) + ' '
       firstPrefixWidth = messageWidth + 1
     } else {
       const shown = truncate(view.message, width - 1)
-      headRows.push(bold(shown.text, view.color))
-      headWidths.push(shown.width)
+      head = {text: bold(shown.text, view.color), width: shown.width}
     }
   }
 
-  const sig = `${width}|${firstPrefixWidth}|${view.color}|${view.message}`
-  const body = layoutBody(view.text, sig, cache, width - firstPrefixWidth, restWidth, firstPrefix, firstPrefixWidth, contPrefix)
-  let {rows: bodyRows, widths: bodyWidths} = body
-  if (view.text === '' && view.placeholder) {
-    // A copy: the cached body must stay the buffer's own rows.
-    const shown = truncate(view.placeholder, Math.max(1, width - firstPrefixWidth - 1))
-    bodyRows = [firstPrefix + dim(shown.text, view.color), ...bodyRows.slice(1)]
-    bodyWidths = [firstPrefixWidth + shown.width, ...bodyWidths.slice(1)]
+  layout.sync(view.text, view.source)
+  const body = new Rows(layout, width - firstPrefixWidth, restWidth, head !== undefined)
+  const row = (p: ScrollTop): {text: string; width: number} => {
+    if (p.line < 0) return head!
+    const r = body.row(p)
+    if (p.line === 0 && p.row === 0) {
+      if (view.text === '' && view.placeholder) {
+        const shown = truncate(view.placeholder, Math.max(1, width - firstPrefixWidth - 1))
+        return {text: firstPrefix + dim(shown.text, view.color), width: firstPrefixWidth + shown.width}
+      }
+      return {text: firstPrefix + r.text, width: firstPrefixWidth + r.width}
+    }
+    return {text: contPrefix + r.text, width: CONTINUATION_WIDTH + r.width}
   }
-  // The line holding the cursor: the last one whose start is at or before it.
-  let li = body.lineStarts.length - 1
-  while (li > 0 && body.lineStarts[li] > view.cursor) li--
-  const wrapped = body.wrapped[li]
-  const at = cursorIn(wrapped, view.cursor - body.lineStarts[li])
-  const cursorRow = body.lineRows[li] + at.row
+
+  const li = layout.lineAt(view.cursor)
+  const at = body.cursor(li, view.cursor - layout.lineStart(li))
+  const cursor: ScrollTop = {line: li, row: at.row}
   const cursorCol = (li === 0 && at.row === 0 ? firstPrefixWidth : CONTINUATION_WIDTH) + at.col
 
-  const rows = [...headRows]
-  const widths = [...headWidths]
-  let top = 0
-  const helpRows: string[] = []
-  const helpWidths: number[] = []
+  let help: {text: string; width: number} | undefined
   if (view.help !== undefined) {
-    const help = truncate(view.help, width - 1)
-    helpRows.push(dim(help.text, view.color))
-    helpWidths.push(help.width)
+    const helpText = view.help
+    // The same few lines on every key: measured once.
+    const shown = layout.remember(`h|${width}|${helpText}`, () => truncate(helpText, width - 1))
+    help = {text: dim(shown.text, view.color), width: shown.width}
+  }
+  // The viewport scrolls the header and body together; the help row stays.
+  const room = Math.max(1, view.height - (help ? 1 : 0))
+  let top = body.first()
+  if (viewport && !body.fits(room)) {
+    top = body.valid(scrollTop) ? scrollTop : top
+    if (body.before(cursor, top)) top = cursor
+    else if (body.distance(top, cursor, room) >= room) top = body.back(cursor, room - 1)
+    // No empty rows below the buffer while it can fill the viewport.
+    const last = body.last()
+    if (body.distance(top, last, room) < room - 1) top = body.back(last, room - 1)
   }
 
-  // The viewport scrolls the header and body together; the help row stays.
-  const scrollable = headRows.length === 0 ? bodyRows : [...headRows, ...bodyRows]
-  const scrollableWidths = headRows.length === 0 ? bodyWidths : [...headWidths, ...bodyWidths]
-  const cursorAt = headRows.length + cursorRow
-  const room = Math.max(1, view.height - helpRows.length)
-  rows.length = 0
-  widths.length = 0
-  if (!viewport || scrollable.length <= room) {
-    rows.push(...scrollable)
-    widths.push(...scrollableWidths)
-  } else {
-    top = Math.min(Math.max(0, scrollTop), scrollable.length - room)
-    if (cursorAt < top) top = cursorAt
-    if (cursorAt >= top + room) top = cursorAt - room + 1
-    rows.push(...scrollable.slice(top, top + room))
-    widths.push(...scrollableWidths.slice(top, top + room))
+  const rows: string[] = []
+  const widths: number[] = []
+  let cursorRow = 0
+  for (let p: ScrollTop | undefined = top; p && (!viewport || rows.length < room); p = body.next(p)) {
+    if (p.line === cursor.line && p.row === cursor.row) cursorRow = rows.length
+    const r = row(p)
+    rows.push(r.text)
+    widths.push(r.width)
   }
-  rows.push(...helpRows)
-  widths.push(...helpWidths)
-  return {rows, widths, cursorRow: cursorAt - top, cursorCol, scrollTop: top}
+  if (help) {
+    rows.push(help.text)
+    widths.push(help.width)
+  }
+  return {rows, widths, cursorRow, cursorCol, scrollTop: top}
+}
+
+/** Walking the buffer's rows (and the header row before them) by position, laying out only the lines walked. */
+class Rows {
+  constructor(
+    private readonly layout: BufferLayout,
+    private readonly firstWidth: number,
+    private readonly restWidth: number,
+    private readonly header: boolean,
+  ) {}
+
+  private line(li: number) {
+    return this.layout.layout(li, this.firstWidth, this.restWidth)
+  }
+
+  private rows(li: number): number {
+    return li < 0 ? 1 : rowCount(this.line(li))
+  }
+
+  row(p: ScrollTop): {text: string; width: number} {
+    return rowAt(this.line(p.line), p.row)
+  }
+
+  cursor(li: number, offset: number): {row: number; col: number} {
+    return cursorIn(this.line(li), offset)
+  }
+
+  first(): ScrollTop {
+    return this.header ? {line: -1, row: 0} : {line: 0, row: 0}
+  }
+
+  last(): ScrollTop {
+    const li = this.layout.lineCount - 1
+    return {line: li, row: this.rows(li) - 1}
+  }
+
+  valid(p: ScrollTop): boolean {
+    if (p.line < 0) return this.header && p.row === 0
+    return p.line < this.layout.lineCount && p.row < this.rows(p.line)
+  }
+
+  before(a: ScrollTop, b: ScrollTop): boolean {
+    return a.line < b.line || (a.line === b.line && a.row < b.row)
+  }
+
+  next(p: ScrollTop): ScrollTop | undefined {
+    if (p.row + 1 < this.rows(p.line)) return {line: p.line, row: p.row + 1}
+    return p.line + 1 < this.layout.lineCount ? {line: p.line + 1, row: 0} : undefined
+  }
+
+  /** `n` rows up from `p` (or the first row). */
+  back(p: ScrollTop, n: number): ScrollTop {
+    let {line, row} = p
+    while (n > 0) {
+      if (row >= n) return {line, row: row - n}
+      n -= row + 1
+      if (line - 1 < (this.header ? -1 : 0)) return this.first()
+      line--
+      row = this.rows(line) - 1
+    }
+    return {line, row}
+  }
+
+  /** Rows from `a` down to `b` (0 when equal), counting no further than `limit`. */
+  distance(a: ScrollTop, b: ScrollTop, limit: number): number {
+    if (a.line === b.line) return b.row - a.row
+    let d = this.rows(a.line) - a.row
+    for (let li = a.line + 1; li < b.line && d < limit; li++) d += this.rows(li)
+    return d + b.row
+  }
+
+  /** Whether every row fits in `room` (counting no further than needed). */
+  fits(room: number): boolean {
+    let n = this.header ? 1 : 0
+    for (let li = 0; li < this.layout.lineCount; li++) {
+      n += this.rows(li)
+      if (n > room) return false
+    }
+    return true
+  }
 }
 
 /** Cuts `text` to at most `max` cells, ending in `…` when cut. */
@@ -130,75 +230,4 @@ export function truncate(text: string, max: number): {text: string; width: numbe
     used += gw
   }
   return {text: out + '…', width: used + 1}
-}
-
-interface Body {
-  sig: string
-  text: string
-  lines: string[]
-  lineStarts: number[]
-  /** Index of each line's first row in `rows`. */
-  lineRows: number[]
-  wrapped: WrappedLine[]
-  rows: string[]
-  widths: number[]
-}
-
-const bodies = new WeakMap<LineLayoutCache, Body>()
-
-/**
- * The buffer's rows. Typing printable ASCII at the end of the buffer (the
- * common case) re-lays-out only the last line and reuses every other row
- * string, so a keystroke costs the same at 100 or 10,000 characters.
- */
-function layoutBody(
-  text: string,
-  sig: string,
-  cache: LineLayoutCache,
-  firstWidth: number,
-  restWidth: number,
-  firstPrefix: string,
-  firstPrefixWidth: number,
-  contPrefix: string,
-): Body {
-  const prev = bodies.get(cache)
-  let from = 0
-  let body: Body
-  if (prev && prev.sig === sig && text.length > prev.text.length && text.startsWith(prev.text) && /^[\x20-\x7e]+$/.test(text.slice(prev.text.length))) {
-    from = prev.lines.length - 1
-    const lines = prev.lines.slice()
-    lines[from] += text.slice(prev.text.length)
-    body = {
-      sig,
-      text,
-      lines,
-      lineStarts: prev.lineStarts,
-      lineRows: prev.lineRows.slice(0, from),
-      wrapped: prev.wrapped.slice(0, from),
-      rows: prev.rows.slice(0, prev.lineRows[from]),
-      widths: prev.widths.slice(0, prev.lineRows[from]),
-    }
-  } else {
-    const lines = text.split('\n')
-    const lineStarts: number[] = []
-    let start = 0
-    for (const line of lines) {
-      lineStarts.push(start)
-      start += line.length + 1
-    }
-    body = {sig, text, lines, lineStarts, lineRows: [], wrapped: [], rows: [], widths: []}
-  }
-  for (let li = from; li < body.lines.length; li++) {
-    const wrapped = cache.get(body.lines[li], li === 0 ? firstWidth : restWidth, restWidth)
-    body.lineRows.push(body.rows.length)
-    body.wrapped.push(wrapped)
-    for (let r = 0; r < wrapped.rows.length; r++) {
-      const row = wrapped.rows[r]
-      const first = li === 0 && r === 0
-      body.rows.push((first ? firstPrefix : contPrefix) + row.text)
-      body.widths.push((first ? firstPrefixWidth : CONTINUATION_WIDTH) + row.width)
-    }
-  }
-  bodies.set(cache, body)
-  return body
 }

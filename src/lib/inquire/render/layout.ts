@@ -1,5 +1,5 @@
-// Pure layout: a buffer line wrapped into terminal rows by display width, and
-// where each grapheme boundary (each possible cursor position) lands.
+// Pure layout of one buffer line: where it wraps into terminal rows by
+// display width, and where a cursor offset lands.
 //
 // Rules (the terminal's, so the cursor we compute is the cursor it shows):
 // - a grapheme never splits across rows; a wide grapheme that does not fit in
@@ -11,23 +11,48 @@
 // - tabs draw as one space and other control characters as `?`: the buffer
 //   may hold text jp did not type (a tool result), and a raw control byte
 //   would move the cursor or restyle the screen. The buffer keeps them.
+//
+// Cost: a printable-ASCII line (the common case) is cut into rows without
+// looking at its characters one by one, and typing at its end extends the
+// last row in place; only other lines walk their graphemes. A line keeps one
+// entry per row, not per character, so a 100,000-character line is cheap to
+// hold and to extend.
 import {displayWidth, graphemes} from '../text.js'
 
-export interface WrappedRow {
-  /** What to draw (already sanitized), without prefix. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+
+export interface LineLayout {
+  /** The line (without its newline). */
   text: string
-  /** Cells `text` occupies. */
-  width: number
+  firstWidth: number
+  restWidth: number
+  /** UTF-16 offset where each row starts (the first is 0). */
+  rowStarts: number[]
+  /** What each row draws (sanitized). */
+  rowTexts: string[]
+  /** Cells each row's text occupies. */
+  rowWidths: number[]
+  /** Every character is printable ASCII: one cell each, nothing to sanitize. */
+  ascii: boolean
 }
 
-export interface WrappedLine {
-  rows: WrappedRow[]
-  /** UTF-16 offsets of every grapheme boundary in the line, ascending, including 0 and line.length. */
-  bounds: number[]
-  /** Row of the cursor at `bounds[k]`. */
-  boundRow: number[]
-  /** Column (within the row's text area) of the cursor at `bounds[k]`. */
-  boundCol: number[]
+/** Rows the line takes: its rows, plus an empty one when the last is exactly full. */
+export function rowCount(l: LineLayout): number {
+  return l.rowStarts.length + (lastFull(l) ? 1 : 0)
+}
+
+/** Row `r`'s text and width (the extra row after a full one is empty). */
+export function rowAt(l: LineLayout, r: number): {text: string; width: number} {
+  return r < l.rowStarts.length ? {text: l.rowTexts[r], width: l.rowWidths[r]} : {text: '', width: 0}
+}
+
+function avail(l: LineLayout, row: number): number {
+  return Math.max(1, row === 0 ? l.firstWidth : l.restWidth)
+}
+
+function lastFull(l: LineLayout): boolean {
+  const last = l.rowStarts.length - 1
+  return l.rowWidths[last] > 0 && l.rowWidths[last] >= avail(l, last)
 }
 
 /**
@@ -35,79 +60,96 @@ export interface WrappedLine {
  * `restWidth` on every further row (they differ when the first row shares
  * its row with the prompt message).
  */
-export function wrapLine(line: string, firstWidth: number, restWidth: number): WrappedLine & {state: WrapState} {
-  const state = newState(firstWidth)
-  for (const g of graphemes(line)) place(state, g, restWidth)
-  return close(state)
+export function wrapLine(line: string, firstWidth: number, restWidth: number): LineLayout {
+  const l: LineLayout = {text: '', firstWidth, restWidth, rowStarts: [0], rowTexts: [''], rowWidths: [0], ascii: true}
+  extendLine(l, line)
+  return l
 }
 
-/**
- * `line` is `prev`'s line plus `added`: continue the layout instead of
- * starting over, so typing at the end of a long line costs O(added).
- * Only for additions that cannot join the previous grapheme cluster
- * (printable ASCII), which is what typing mostly is.
- */
-function extendWrap(prev: WrapState, added: string, restWidth: number): WrappedLine {
-  const state: WrapState = {...prev, rows: [...prev.rows], bounds: [...prev.bounds], boundRow: [...prev.boundRow], boundCol: [...prev.boundCol]}
-  for (const ch of added) place(state, ch, restWidth)
-  return close(state)
-}
-
-interface WrapState {
-  rows: WrappedRow[]
-  bounds: number[]
-  boundRow: number[]
-  boundCol: number[]
-  avail: number
-  text: string
-  col: number
-  offset: number
-}
-
-function newState(firstWidth: number): WrapState {
-  return {rows: [], bounds: [], boundRow: [], boundCol: [], avail: Math.max(1, firstWidth), text: '', col: 0, offset: 0}
-}
-
-function place(s: WrapState, g: string, restWidth: number): void {
-  const code = g.length === 1 ? g.charCodeAt(0) : -1
-  // Printable ASCII is one cell and needs no sanitizing: skip the width tables.
-  const ascii = code >= 0x20 && code < 0x7f
-  const shown = ascii ? g : sanitize(g)
-  const w = ascii ? 1 : displayWidth(shown)
-  if (s.col + w > s.avail && s.col > 0) {
-    s.rows.push({text: s.text, width: s.col})
-    s.text = ''
-    s.col = 0
-    s.avail = Math.max(1, restWidth)
+/** Appends `added` to the line's end and to its rows, in place (typing at the end costs the typed text and its row only). */
+export function extendLine(l: LineLayout, added: string): void {
+  if (added === '') return
+  const offset = l.text.length
+  l.text += added
+  if (PRINTABLE_ASCII.test(added)) {
+    placeAscii(l, added, offset)
+    return
   }
-  s.bounds.push(s.offset)
-  s.boundRow.push(s.rows.length)
-  s.boundCol.push(s.col)
-  s.text += shown
-  s.col += w
-  s.offset += g.length
+  // What is added may join the last grapheme (a combining mark, a ZWJ
+  // sequence): lay the last row out again with it. A grapheme never spans
+  // rows, so the rows before stay as they are.
+  l.ascii = false
+  const last = l.rowStarts.length - 1
+  let at = l.rowStarts[last]
+  const redo = l.text.slice(at)
+  if (last === 0) {
+    l.rowTexts[0] = ''
+    l.rowWidths[0] = 0
+  } else {
+    l.rowStarts.pop()
+    l.rowTexts.pop()
+    l.rowWidths.pop()
+  }
+  for (const g of graphemes(redo)) {
+    place(l, g, at)
+    at += g.length
+  }
 }
 
-function close(s: WrapState): WrappedLine & {state: WrapState} {
-  const rows = [...s.rows, {text: s.text, width: s.col}]
-  if (s.col >= s.avail && s.col > 0) rows.push({text: '', width: 0})
-  const bounds = [...s.bounds, s.offset]
-  const boundRow = [...s.boundRow, rows.length - 1]
-  const boundCol = [...s.boundCol, rows.at(-1)!.width]
-  return {rows, bounds, boundRow, boundCol, state: s}
+/** Printable ASCII: whole runs of one cell each, a row at a time. */
+function placeAscii(l: LineLayout, added: string, offset: number): void {
+  let i = 0
+  while (i < added.length) {
+    let last = l.rowStarts.length - 1
+    let room = avail(l, last) - l.rowWidths[last]
+    if (room <= 0 && l.rowWidths[last] > 0) {
+      l.rowStarts.push(offset + i)
+      l.rowTexts.push('')
+      l.rowWidths.push(0)
+      last++
+      room = avail(l, last)
+    }
+    const take = Math.min(Math.max(1, room), added.length - i)
+    l.rowTexts[last] += added.slice(i, i + take)
+    l.rowWidths[last] += take
+    i += take
+  }
 }
 
-/** Row and column of the cursor at UTF-16 `offset` (snapped back to a grapheme boundary). */
-export function cursorIn(wrapped: WrappedLine, offset: number): {row: number; col: number} {
-  const {bounds} = wrapped
+function place(l: LineLayout, g: string, at: number): void {
+  const shown = sanitize(g)
+  const w = displayWidth(shown)
+  let last = l.rowStarts.length - 1
+  if (l.rowWidths[last] + w > avail(l, last) && l.rowWidths[last] > 0) {
+    l.rowStarts.push(at)
+    l.rowTexts.push('')
+    l.rowWidths.push(0)
+    last++
+  }
+  l.rowTexts[last] += shown
+  l.rowWidths[last] += w
+}
+
+/** Row and column of the cursor at UTF-16 `offset` (on a grapheme boundary) in the line. */
+export function cursorIn(l: LineLayout, offset: number): {row: number; col: number} {
+  if (offset >= l.text.length && lastFull(l)) return {row: l.rowStarts.length, col: 0}
+  const starts = l.rowStarts
+  const lo = lastAtOrBefore(starts, offset)
+  // ASCII: no need to look at (or copy) the text.
+  if (l.ascii) return {row: lo, col: offset - starts[lo]}
+  return {row: lo, col: displayWidth(sanitizeAll(l.text.slice(starts[lo], offset)))}
+}
+
+/** Index of the last value in ascending `sorted` that is at most `value` (0 when none is). */
+export function lastAtOrBefore(sorted: readonly number[], value: number): number {
   let lo = 0
-  let hi = bounds.length - 1
+  let hi = sorted.length - 1
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1
-    if (bounds[mid] <= offset) lo = mid
+    if (sorted[mid] <= value) lo = mid
     else hi = mid - 1
   }
-  return {row: wrapped.boundRow[lo], col: wrapped.boundCol[lo]}
+  return lo
 }
 
 // A control character would act on the terminal instead of being drawn.
@@ -119,31 +161,6 @@ function sanitize(g: string): string {
   return CONTROL.test(g) ? g.replace(CONTROLS, '?') : g
 }
 
-/**
- * Memoizes wrapLine per (line, widths): on a keystroke only the edited line
- * changes, so a 200-line buffer re-lays-out one line, not 200.
- */
-export class LineLayoutCache {
-  private cache = new Map<string, WrappedLine & {state: WrapState}>()
-  /** The line laid out most recently: the one being typed into. */
-  private last: {line: string; key: string; wrapped: WrappedLine & {state: WrapState}} | undefined
-  constructor(private readonly limit = 2000) {}
-
-  get(line: string, firstWidth: number, restWidth: number): WrappedLine {
-    const prefix = `${firstWidth}:${restWidth}:`
-    const key = prefix + line
-    let hit = this.cache.get(key)
-    if (hit === undefined) {
-      if (this.cache.size >= this.limit) this.cache.clear()
-      const last = this.last
-      const added = last && last.key.startsWith(prefix) && line.startsWith(last.line) ? line.slice(last.line.length) : undefined
-      hit =
-        added !== undefined && /^[\x20-\x7e]+$/.test(added)
-          ? (extendWrap(last!.wrapped.state, added, restWidth) as WrappedLine & {state: WrapState})
-          : (wrapLine(line, firstWidth, restWidth) as WrappedLine & {state: WrapState})
-      this.cache.set(key, hit)
-      this.last = {line, key, wrapped: hit}
-    }
-    return hit
-  }
+function sanitizeAll(s: string): string {
+  return s.replaceAll('\t', ' ').replace(CONTROLS, '?')
 }
