@@ -2,28 +2,20 @@
 // cleared screen (the painter's frame, not bytes the prompt writes itself),
 // and editing goes on from there.
 import {expect} from 'chai'
-import {fixture, keys, spawnPty, tempDir, TSX, type PtySession} from '../../helpers/pty.js'
+import {fixture, keys, ptyTestContext, spawnPty, TSX} from '../../helpers/pty.js'
 
 describe('inlineReply Ctrl+L (pty)', function () {
   this.timeout(30_000)
-  let term: PtySession | undefined
-  let tmp: ReturnType<typeof tempDir>
-  beforeEach(() => {
-    tmp = tempDir()
-  })
-  afterEach(() => {
-    term?.dispose()
-    term = undefined
-    tmp.cleanup()
-  })
+  const ctx = ptyTestContext()
 
   for (const editMode of ['emacs', 'vi'] as const) {
     it(`${editMode}: clears the screen and redraws the prompt on its first row, cursor in place; typing continues`, async () => {
-      term = await spawnPty(['-c', 'echo above-one; echo above-two; "$NODE" --import "$TSX" "$FIX" "$ARG"'], {
+      const {tmp} = ctx
+      const term = (ctx.term = await spawnPty(['-c', 'echo above-one; echo above-two; "$NODE" --import "$TSX" "$FIX" "$ARG"'], {
         file: '/bin/sh',
         cwd: tmp.dir,
         env: {JP_TEST_DIR: tmp.dir, NODE: process.execPath, TSX, FIX: fixture('reply.ts'), ARG: JSON.stringify({message: 'Reply:', editMode})},
-      })
+      }))
       await term.waitForText('Reply:')
       await term.settle(100)
       term.type('abc')
@@ -31,7 +23,7 @@ describe('inlineReply Ctrl+L (pty)', function () {
       expect(term.screen()[2]).to.equal('Reply: abc')
       term.markOutput()
       term.send('\x0c')
-      await term.waitFor(() => term!.screen()[0] === 'Reply: abc', 'the prompt on the first row')
+      await term.waitFor(() => term.screen()[0] === 'Reply: abc', 'the prompt on the first row')
       expect(term.screenText()).to.not.contain('above-one')
       expect(term.outputSinceMark().startsWith('\x1b[H\x1b[2J')).to.equal(true)
       expect(term.cursor()).to.deep.equal({x: 10, y: 0})
