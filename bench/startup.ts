@@ -4,7 +4,8 @@
 // jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15).
 //
 // BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
-// before a change) in the same loop and adds a `… vs before` row per case.
+// before a change) in the same loop and adds a `… vs before` row per case it
+// runs (a checkout older than `jp -h` gets no row for that case).
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -47,6 +48,11 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv): number {
   return ms
 }
 
+/** Whether a checkout runs these arguments at all (an older jp has no `-h`): its warm-up run. */
+function runs(args: string[], env: NodeJS.ProcessEnv): boolean {
+  return spawnSync(process.execPath, args, {env, stdio: 'ignore'}).status === 0
+}
+
 export async function run(): Promise<BenchRow[]> {
   const base = makeBaseline()
   const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
@@ -66,12 +72,13 @@ export async function run(): Promise<BenchRow[]> {
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
-    if (BEFORE) for (const [, args] of cases) timeRun([join(BEFORE, 'bin/run.js'), ...args], env)
+    // The before checkout times the cases it knows; the others get no `vs before` row.
+    const beforeCases = new Set(BEFORE ? cases.filter(([, args]) => runs([join(BEFORE, 'bin/run.js'), ...args], env)).map(([name]) => name) : [])
     for (let i = 0; i < RUNS; i++) {
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
       for (const [name, args] of cases) {
         times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
-        if (BEFORE) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
+        if (BEFORE && beforeCases.has(name)) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
       }
     }
     const rows: BenchRow[] = cases.map(([name, , baseArgs]) => {
@@ -80,7 +87,7 @@ export async function run(): Promise<BenchRow[]> {
       return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: `oclif 1-cmd ${baseArgs}`, ratio: v / b, target: '≤ 1.0×', pass: v / b <= 1.0}
     })
     if (BEFORE) {
-      for (const [name] of cases) {
+      for (const [name] of cases.filter(([n]) => beforeCases.has(n))) {
         const v = median(times.get(name)!)
         const before = median(beforeTimes.get(name)!)
         rows.push({bench: 'startup', metric: `${name} vs before`, value: v, unit: 'ms', baseline: before, baselineName: 'before', ratio: v / before, target: 'no worse', pass: v / before <= 1.05})
