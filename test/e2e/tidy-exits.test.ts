@@ -76,8 +76,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
     expect(r.term.screenText()).to.match(/^Interrupted \[c,r,s,a,\?\]\s*$/m)
     lineEnded(r)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
-    const saved = (await r.events()).filter((e) => e.type === 'chat_response' && typeof e.message === 'string').map((e) => e.message!).join('')
-    expect(saved).to.include('w0 w1 w2 w3')
+    expect(await r.savedAnswer()).to.include('w0 w1 w2 w3')
   })
 
   describe('the lock wait', () => {
