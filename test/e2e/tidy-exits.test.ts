@@ -69,7 +69,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
     const r = await streaming()
     await r.term.waitForText('w3 ')
     r.term.send(keys.ctrlC)
-    await r.term.waitForText('Interrupted [c,r,s,a,?]')
+    await r.term.waitForText('Interrupted [c,r,q,s,a,?]')
     process.kill(r.jpPid(), 'SIGTERM')
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(143)
