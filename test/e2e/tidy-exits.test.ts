@@ -73,7 +73,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
     process.kill(r.jpPid(), 'SIGTERM')
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(143)
-    expect(r.term.screenText()).to.match(/^Interrupted \[c,r,s,a,\?\]\s*$/m)
+    expect(r.term.screenText()).to.match(/^Interrupted \[c,r,q,s,a,\?\]\s*$/m)
     lineEnded(r)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
     expect(await r.savedAnswer()).to.include('w0 w1 w2 w3')
