@@ -30,7 +30,9 @@ describe('the example editor backend plugin, step by step as documented', functi
   this.timeout(120_000)
   let sandbox: Sandbox
 
-  before(() => {
+  before(function () {
+    // A precondition, not a measure: on a busy machine the shared build lock and the build take minutes.
+    this.timeout(600_000)
     execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
   })
   beforeEach(() => {
