@@ -12,6 +12,7 @@ import {rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {BARE_CHAT_STREAM} from './lib/bare-stream.js'
 import {listenLocal, measure, type Sample} from './lib/child.js'
 import {benchHome} from './lib/jp-run.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
@@ -33,19 +34,7 @@ for (const e of events) {
   else if (e.type === 'chat_response' && typeof e.message === 'string') messages.push({role: 'assistant', content: e.message})
 }
 messages.push({role: 'user', content: 'next'})
-const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
-  body: JSON.stringify({model: 'bench', messages, stream: true})})
-let text = ''
-const parser = createParser({onEvent(event) {
-  if (event.data === '[DONE]') return
-  const content = JSON.parse(event.data).choices[0]?.delta?.content
-  if (typeof content === 'string') text += content
-}})
-const reader = res.body.getReader()
-const decoder = new TextDecoder()
-for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
-process.stdout.write(text)
-`
+${BARE_CHAT_STREAM}`
 
 const WORDS = ['history', 'of', 'a', 'long', 'conversation', 'with', 'naïve', 'code', '—', 'and', 'diffs', 'line\n']
 

@@ -1,17 +1,22 @@
 // Start-up: `jp --help`, `jp -h`, `jp query --help`, `jp conversation edit
 // --help` and `jp --version` against a minimal oclif CLI with one command
 // (same @oclif/core, also with a manifest; its --help, or its --version for
-// jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15).
+// jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15). Issue 27:
+// `jp --version` and `jp --help` also against Codex CLI's `--version` (target
+// ≤ 1.0×; skipped with a note when Codex is not installed: BENCH_CODEX=its
+// bin, or `codex` on PATH; install it outside the repo) and `node -e 0`,
+// with CPU time (user+sys, /usr/bin/time) beside the wall: steadier when the
+// machine is busy. Every case runs under /usr/bin/time alike when present.
 //
 // BENCH_STARTUP_BEFORE=DIR also times another built checkout of jp (say, main
 // before a change) in the same loop and adds a `… vs before` row per case it
 // runs (a checkout older than `jp -h` gets no row for that case).
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {delimiter, dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {runIfMain, median, type BenchRow} from './lib/report.js'
+import {runIfMain, stats, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 21)
@@ -40,12 +45,36 @@ function makeBaseline(): string {
   return dir
 }
 
-function timeRun(args: string[], env: NodeJS.ProcessEnv): number {
+const TIME = '/usr/bin/time'
+
+/** One run's wall time from spawn to exit and, through /usr/bin/time when present, its CPU time (user+sys, children included). */
+interface Timing {
+  ms: number
+  cpuMs: number
+}
+
+function timeRun(args: string[], env: NodeJS.ProcessEnv, file = process.execPath): Timing {
+  const useTime = existsSync(TIME)
+  const [f, argv] = useTime ? [TIME, ['-f', 'JPTIME %U %S', file, ...args]] : [file, args]
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, args, {env, stdio: ['ignore', 'ignore', 'pipe']})
+  const r = spawnSync(f, argv, {env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'})
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`)
-  return ms
+  const cpu = /JPTIME ([\d.]+) ([\d.]+)/.exec(r.stderr)
+  return {ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN}
+}
+
+/**
+ * Codex CLI's `--version` (a Node launcher that runs a native binary): found
+ * through BENCH_CODEX (its bin) or `codex` on PATH; undefined when neither
+ * (the rows are skipped, with a note). A JavaScript launcher is run with
+ * this node, as jp is, so neither pays a shebang lookup the other does not.
+ */
+function codexCommand(): {file: string; args: string[]} | undefined {
+  const bin = process.env.BENCH_CODEX ?? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'codex')).find((p) => existsSync(p))
+  if (!bin || !existsSync(bin)) return undefined
+  const real = realpathSync(bin)
+  return readFileSync(real, 'utf8').slice(0, 64).startsWith('#!/usr/bin/env node') ? {file: process.execPath, args: [real, '--version']} : {file: real, args: ['--version']}
 }
 
 /** Whether a checkout runs these arguments at all (an older jp has no `-h`): its warm-up run. */
@@ -57,6 +86,8 @@ export async function run(): Promise<BenchRow[]> {
   const base = makeBaseline()
   const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
   const env = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
+  const codex = codexCommand()
+  if (!codex) process.stderr.write('startup: Codex CLI not found (BENCH_CODEX or `codex` on PATH): its rows are skipped\n')
   try {
     // [row, jp's arguments, the baseline's]
     const cases: Array<[string, string[], string]> = [
@@ -66,31 +97,53 @@ export async function run(): Promise<BenchRow[]> {
       ['jp conversation edit --help', ['conversation', 'edit', '--help'], '--help'],
       ['jp --version', ['--version'], '--version'],
     ]
-    const baseTimes = new Map<string, number[]>([['--help', []], ['--version', []]])
-    const times = new Map<string, number[]>(cases.map(([name]) => [name, []]))
-    const beforeTimes = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+    const baseTimes = new Map<string, Timing[]>([['--help', []], ['--version', []]])
+    const nodeTimes: Timing[] = []
+    const codexTimes: Timing[] = []
+    const times = new Map<string, Timing[]>(cases.map(([name]) => [name, []]))
+    const beforeTimes = new Map<string, Timing[]>(cases.map(([name]) => [name, []]))
+    const others = () => {
+      nodeTimes.push(timeRun(['-e', '0'], env))
+      if (codex) codexTimes.push(timeRun(codex.args, env, codex.file))
+    }
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
     for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
     // The before checkout times the cases it knows; the others get no `vs before` row.
     const beforeCases = new Set(BEFORE ? cases.filter(([, args]) => runs([join(BEFORE, 'bin/run.js'), ...args], env)).map(([name]) => name) : [])
+    others()
+    nodeTimes.length = 0
+    codexTimes.length = 0
     for (let i = 0; i < RUNS; i++) {
+      others()
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
       for (const [name, args] of cases) {
         times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
         if (BEFORE && beforeCases.has(name)) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
       }
     }
-    const rows: BenchRow[] = cases.map(([name, , baseArgs]) => {
-      const v = median(times.get(name)!)
-      const b = median(baseTimes.get(baseArgs)!)
-      return {bench: 'startup', metric: name, value: v, unit: 'ms', baseline: b, baselineName: `oclif 1-cmd ${baseArgs}`, ratio: v / b, target: '≤ 1.0×', pass: v / b <= 1.0}
-    })
+    const row = (name: string, baseline: Timing[], baselineName: string, target: string, limit: number | undefined, what: keyof Timing = 'ms'): BenchRow => {
+      const v = stats(times.get(name)!.map((t) => t[what]))
+      const b = stats(baseline.map((t) => t[what]))
+      const ratio = v.median / b.median
+      const metric = what === 'ms' ? name : `${name}: CPU time (user+sys)`
+      return {bench: 'startup', metric, value: v.median, spread: v.spread, unit: 'ms', baseline: b.median, baselineSpread: b.spread, baselineName, ratio, target, pass: limit === undefined || ratio <= limit}
+    }
+    const rows: BenchRow[] = cases.map(([name, , baseArgs]) => row(name, baseTimes.get(baseArgs)!, `oclif 1-cmd ${baseArgs}`, '≤ 1.0×', 1.0))
+    // CPU time beside the wall for the peers: steadier than the wall on a busy machine (reported, no target).
+    for (const name of ['jp --version', 'jp --help']) {
+      if (codex) rows.push(row(name, codexTimes, 'Codex CLI --version', '≤ 1.0×', 1.0), row(name, codexTimes, 'Codex CLI --version', '(report)', undefined, 'cpuMs'))
+      rows.push(row(name, nodeTimes, 'node -e 0', '(report)', undefined), row(name, nodeTimes, 'node -e 0', '(report)', undefined, 'cpuMs'))
+    }
     if (BEFORE) {
       for (const [name] of cases.filter(([n]) => beforeCases.has(n))) {
-        const v = median(times.get(name)!)
-        const before = median(beforeTimes.get(name)!)
-        rows.push({bench: 'startup', metric: `${name} vs before`, value: v, unit: 'ms', baseline: before, baselineName: 'before', ratio: v / before, target: 'no worse', pass: v / before <= 1.05})
+        for (const what of ['ms', 'cpuMs'] as const) {
+          const v = stats(times.get(name)!.map((t) => t[what]))
+          const before = stats(beforeTimes.get(name)!.map((t) => t[what]))
+          const ratio = v.median / before.median
+          const metric = `${name} vs before${what === 'ms' ? '' : ': CPU time (user+sys)'}`
+          rows.push({bench: 'startup', metric, value: v.median, spread: v.spread, unit: 'ms', baseline: before.median, baselineSpread: before.spread, baselineName: 'before', ratio, target: what === 'ms' ? 'no worse' : '(report)', pass: what === 'cpuMs' || ratio <= 1.05})
+        }
       }
     }
     return rows

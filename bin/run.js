@@ -1,16 +1,54 @@
 #!/usr/bin/env node
-import Module from 'node:module'
+import {fstatSync, writeSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {loadBundle} from './load.js'
+import {answerFirst} from '../dist/first.js'
 
-// Node 22.1+: V8's compile cache for everything loaded the ordinary way (plugins).
-Module.enableCompileCache?.()
-const {execute} = loadBundle(fileURLToPath(new URL('../dist/jp.cjs', import.meta.url))).exports
-await execute({args: globalFlagsAfterCommand(process.argv.slice(2)), dir: import.meta.url})
-// A plugin's editor-backend hook may leave a timer or socket alive (see
-// src/lib/editor/plugins.ts): once the command is done, nothing of jp's is
-// pending, so end the process rather than wait on the plugin.
-if (globalThis[Symbol.for('jp.pluginHooksRan')]) process.exit()
+const args = globalFlagsAfterCommand(process.argv.slice(2))
+// `jp --version` and the root help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
+if (!(await answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()}))) await runCli()
+
+/**
+ * stdout for the first answer: a few hundred bytes, written straight to fd 1
+ * (process.stdout, or node:tty, would load Node's streams and net first:
+ * asked only when stdout may be a terminal, whose width the help needs); a
+ * reader that already went away (`jp --help | true`) is no error.
+ */
+function firstStdout() {
+  return {
+    get isTTY() {
+      try {
+        return fstatSync(1).isCharacterDevice() && process.stdout.isTTY === true
+      } catch {
+        return false
+      }
+    },
+    getWindowSize: () => process.stdout.getWindowSize(),
+    write(text) {
+      // All of it: a write may be partial, and a non-blocking pipe that is full says EAGAIN until it drains.
+      const bytes = Buffer.from(text)
+      for (let done = 0; done < bytes.length; ) {
+        try {
+          done += writeSync(1, bytes, done)
+        } catch (error) {
+          if (error.code === 'EPIPE') return
+          if (error.code !== 'EAGAIN') throw error
+        }
+      }
+    },
+  }
+}
+
+async function runCli() {
+  const [{default: Module}, {loadBundle}] = await Promise.all([import('node:module'), import('./load.js')])
+  // Node 22.1+: V8's compile cache for everything loaded the ordinary way (plugins).
+  Module.enableCompileCache?.()
+  const {execute} = loadBundle(fileURLToPath(new URL('../dist/jp.cjs', import.meta.url))).exports
+  await execute({args, dir: import.meta.url})
+  // A plugin's editor-backend hook may leave a timer or socket alive (see
+  // src/lib/editor/plugins.ts): once the command is done, nothing of jp's is
+  // pending, so end the process rather than wait on the plugin.
+  if (globalThis[Symbol.for('jp.pluginHooksRan')]) process.exit()
+}
 
 /**
  * `jp -w DIR conversation ls` → `jp conversation ls -w DIR`: oclif routes on

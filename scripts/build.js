@@ -3,10 +3,13 @@
 //   dist/jp.cjs          the CLI: oclif and the commands (bin/run.js loads it)
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
-// then the oclif manifest (scripts/manifest.js) and the V8 code cache of the
-// CLI bundle (scripts/code-cache.js).
+//   dist/first.js        what bin/run.js answers before loading the CLI
+// then the oclif manifest (scripts/manifest.js), the V8 code cache of the
+// CLI bundle (scripts/code-cache.js) and the recorded root help
+// (scripts/root-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
+import {createRequire} from 'node:module'
 import {cpSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -105,6 +108,20 @@ await build({
   packages: 'external',
 })
 
+// What bin/run.js asks before it loads the CLI (src/lib/cli/first.ts): a
+// module of its own, a few kB, so `jp --version` and the root help load no bundle.
+// Its colour check takes oclif's own copies of what oclif's help asks (supports-color, ansis).
+const oclifRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@oclif/core'))
+await build({
+  ...common,
+  entryPoints: ['src/lib/cli/first.ts'],
+  outfile: 'dist/first.js',
+  format: 'esm',
+  // supports-color is CommonJS and requires node: built-ins.
+  banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
+  alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
+})
+
 // The bundles carry code vendored from @inquirer/core (MIT): its licence and
 // the list of changes ship beside them.
 for (const file of ['LICENSE', 'PATCHES.md']) {
@@ -112,3 +129,4 @@ for (const file of ['LICENSE', 'PATCHES.md']) {
 }
 execFileSync(node, [join(root, 'scripts/manifest.js')], {cwd: root, stdio: 'inherit'})
 execFileSync(node, [join(root, 'scripts/code-cache.js')], {cwd: root, stdio: 'inherit'})
+execFileSync(node, [join(root, 'scripts/root-help.js')], {cwd: root, stdio: 'inherit'})

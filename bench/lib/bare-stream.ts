@@ -56,17 +56,13 @@ process.stdout.write(String(textChars))
 `
 
 /**
- * The bare client for a piped query (plain JavaScript, as above): reads all
- * of stdin, sends it as the user message with fetch, reads the SSE answer
- * and prints it. argv[1] is the base URL.
+ * The tail of a bare client (an ES module with createParser imported and
+ * \`messages\` defined): POST them with fetch, read the SSE answer with
+ * eventsource-parser and JSON.parse, print its text. argv[1] is the base URL.
  */
-export const BARE_STDIN_SCRIPT = `
-import {createParser} from 'eventsource-parser'
-const chunks = []
-for await (const c of process.stdin) chunks.push(c)
-const query = Buffer.concat(chunks).toString('utf8')
+export const BARE_CHAT_STREAM = `
 const res = await fetch(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'},
-  body: JSON.stringify({model: 'bench', messages: [{role: 'user', content: query}], stream: true})})
+  body: JSON.stringify({model: 'bench', messages, stream: true})})
 let text = ''
 const parser = createParser({onEvent(event) {
   if (event.data === '[DONE]') return
@@ -78,3 +74,16 @@ const decoder = new TextDecoder()
 for (;;) { const {done, value} = await reader.read(); if (done) break; parser.feed(decoder.decode(value, {stream: true})) }
 process.stdout.write(text)
 `
+
+/**
+ * The bare client for a piped query (plain JavaScript, as above): reads all
+ * of stdin, sends it as the user message with fetch, reads the SSE answer
+ * and prints it. argv[1] is the base URL.
+ */
+export const BARE_STDIN_SCRIPT = `
+import {createParser} from 'eventsource-parser'
+const chunks = []
+for await (const c of process.stdin) chunks.push(c)
+const query = Buffer.concat(chunks).toString('utf8')
+const messages = [{role: 'user', content: query}]
+${BARE_CHAT_STREAM}`

@@ -47,7 +47,7 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
       usage: flags.usage,
       attach: flags.attach ?? [],
     }
-    const context = {workspace: await this.workspace(), store: await this.store(), cfgArgs: this.cfgArgs()}
+    const context = {workspace: await this.workspace(), store: await this.store(), cfgArgs: this.cfgArgs(), say: (line: string) => this.say(line)}
     let code: number
     try {
       code = await runQuery(options, context)

@@ -5,14 +5,15 @@
 import {expect} from 'chai'
 import {existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, BIN, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, BIN, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {spawnPty} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {SCRIPTED_EDITOR, scriptedEditorRuns, userMessagesOf, writeServerConfig} from '../fixtures/e2e/scripted-query.js'
 import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
 
-const EDITOR = join(ROOT, 'test/query/fixtures/scripted-editor.sh')
+const EDITOR = SCRIPTED_EDITOR
 const MARKER = '---- EVERYTHING BELOW THIS LINE IS IGNORED ----'
 
 /** Shell for a step: replace everything above the cut marker's frame with `text`. */
@@ -39,16 +40,14 @@ describe('e2e: composing the query in the editor (query.compose_in_editor = true
   })
 
   function useServer(url: string): void {
-    const dir = join(sb.env.XDG_CONFIG_HOME!, 'jp')
-    mkdirSync(dir, {recursive: true})
-    writeFileSync(join(dir, 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${url}/v1"\n[query]\ncompose_in_editor = true\n`)
+    writeServerConfig(sb, url, '[query]\ncompose_in_editor = true\n')
   }
 
   function step(n: number, script: string): void {
     writeFileSync(join(editorDir, `step-${n}.sh`), script)
   }
 
-  const editorRuns = () => (existsSync(join(editorDir, 'count')) ? Number(readFileSync(join(editorDir, 'count'), 'utf8')) : 0)
+  const editorRuns = () => scriptedEditorRuns(editorDir)
   const seen = (n: number) => readFileSync(join(editorDir, `seen-${n}`), 'utf8')
   const argvOf = (n: number) => readFileSync(join(editorDir, `argv-${n}`), 'utf8').trim().split('\n')
 
@@ -72,8 +71,7 @@ describe('e2e: composing the query in the editor (query.compose_in_editor = true
   }
 
   function lastUserMessage(i: number): string {
-    const body = server!.requests[i].json() as {messages: Array<{role: string; content: string}>}
-    return body.messages.filter((m) => m.role === 'user').at(-1)!.content
+    return userMessagesOf(server!, i).at(-1)!
   }
 
   function draftsOnDisk(): string[] {
@@ -214,8 +212,7 @@ describe('e2e: composing the query in the editor (query.compose_in_editor = true
     expect(server.requests).to.have.length(2)
     expect(lastUserMessage(1)).to.equal('do not lose me')
     // The failed turn was taken back: the retry sends the query once, not once per attempt.
-    const body = server!.requests[1].json() as {messages: Array<{role: string; content: string}>}
-    expect(body.messages.filter((m) => m.role === 'user').map((m) => m.content)).to.deep.equal(['do not lose me'])
+    expect(userMessagesOf(server!, 1)).to.deep.equal(['do not lose me'])
     expect(first.screen).not.to.contain('partial answer')
     expect(draftsOnDisk()).to.deep.equal([])
   })

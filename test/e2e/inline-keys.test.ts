@@ -4,14 +4,15 @@
 // opens it, Ctrl+R searches this conversation and then the workspace's
 // others, and `editor.inline.keys` from the config files is what the keys do.
 import {expect} from 'chai'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, BIN, ROOT, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, BIN, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {SCRIPTED_EDITOR, scriptedEditorRuns, userMessagesOf, writeServerConfig} from '../fixtures/e2e/scripted-query.js'
 
-const EDITOR = join(ROOT, 'test/query/fixtures/scripted-editor.sh')
+const EDITOR = SCRIPTED_EDITOR
 
 describe('e2e: the inline prompt keys (issue 24)', function () {
   this.timeout(90_000)
@@ -34,22 +35,17 @@ describe('e2e: the inline prompt keys (issue 24)', function () {
   })
 
   function userConfig(url: string, extra = ''): void {
-    const dir = join(sb.env.XDG_CONFIG_HOME!, 'jp')
-    mkdirSync(dir, {recursive: true})
-    writeFileSync(join(dir, 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${url}/v1"\n${extra}`)
+    writeServerConfig(sb, url, extra)
   }
 
-  const editorRuns = () => (existsSync(join(editorDir, 'count')) ? Number(readFileSync(join(editorDir, 'count'), 'utf8')) : 0)
+  const editorRuns = () => scriptedEditorRuns(editorDir)
 
   async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<PtySession> {
     term = await spawnPty([BIN, ...args], {cwd: sb.cwd, env: {...sb.env, EDITOR_DIR: editorDir, ...env}, cols: 120, rows: 30})
     return term
   }
 
-  function userMessages(i: number): string[] {
-    const body = server!.requests[i].json() as {messages: Array<{role: string; content: string}>}
-    return body.messages.filter((m) => m.role === 'user').map((m) => m.content)
-  }
+  const userMessages = (i: number) => userMessagesOf(server!, i)
 
   async function runQuick(args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
     const t = await start(args, env)

@@ -6,14 +6,15 @@
 import {expect} from 'chai'
 import {existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, BIN, ROOT, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, BIN, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
+import {SCRIPTED_EDITOR, scriptedEditorRuns, userMessagesOf, writeServerConfig} from '../fixtures/e2e/scripted-query.js'
 import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
 
-const EDITOR = join(ROOT, 'test/query/fixtures/scripted-editor.sh')
+const EDITOR = SCRIPTED_EDITOR
 const MARKER = '---- EVERYTHING BELOW THIS LINE IS IGNORED ----'
 
 /** Shell for an editor step: replace everything above the cut marker's frame with `text`. */
@@ -43,15 +44,13 @@ describe('e2e: composing the query inline first', function () {
   })
 
   function useServer(url: string, extra = ''): void {
-    const dir = join(sb.env.XDG_CONFIG_HOME!, 'jp')
-    mkdirSync(dir, {recursive: true})
-    writeFileSync(join(dir, 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${url}/v1"\n${extra}`)
+    writeServerConfig(sb, url, extra)
   }
 
   function step(n: number, script: string): void {
     writeFileSync(join(editorDir, `step-${n}.sh`), script)
   }
-  const editorRuns = () => (existsSync(join(editorDir, 'count')) ? Number(readFileSync(join(editorDir, 'count'), 'utf8')) : 0)
+  const editorRuns = () => scriptedEditorRuns(editorDir)
   const seen = (n: number) => readFileSync(join(editorDir, `seen-${n}`), 'utf8')
 
   /** Starts `jp ARGS` in a pty; `editor: false` leaves every editor variable unset. */
@@ -66,10 +65,7 @@ describe('e2e: composing the query inline first', function () {
     return exitCode
   }
 
-  function userMessages(i: number): string[] {
-    const body = server!.requests[i].json() as {messages: Array<{role: string; content: string}>}
-    return body.messages.filter((m) => m.role === 'user').map((m) => m.content)
-  }
+  const userMessages = (i: number) => userMessagesOf(server!, i)
 
   function draftFiles(): string[] {
     const found: string[] = []

@@ -360,7 +360,8 @@ describe('e2e: tool prompts in a terminal', function () {
       await t.waitFor(() => editorRuns() === 1, 'the failing editor to run')
       // The widget comes back with the typed text, not the editor's scribble,
       // drawn again in place: one copy on the screen (issue 17, finding 10).
-      await t.waitFor(() => t.outputSinceMark().includes('"kept": 1}'), 'the widget redrawn')
+      // (The whole frame, message first: the echo of the typing can arrive after the mark too.)
+      await t.waitFor(() => /Edit arguments[^]*"kept": 1\}/.test(t.outputSinceMark()), 'the widget redrawn')
       await t.settle(100)
       expect(count(t.screenText(), '"deep": true, "kept": 1}')).to.equal(1)
       expect(t.screenText()).not.to.include('scribbled')

@@ -169,6 +169,22 @@ describe('EditorConfig.command() resolution (git t7005 port)', () => {
       expect(notices[0]).to.not.include('\n')
     })
 
+    it('a notice quoting a variable reaches the sink sanitized; without a sink nothing is written to stderr (the library has no stdio of its own)', () => {
+      const env = cleanEnv({VISUAL: 'no-such-editor-\x1b]0;t\x07 x', EDITOR: './e-EDITOR.sh'})
+      expect(new EditorConfig({}, {env, notice: (l) => notices.push(l), cwd: t.dir}).command()?.source).to.equal('EDITOR')
+      expect(notices).to.have.length(1)
+      expect(notices[0]).to.include('no-such-editor-\\u001b]0;t\\u0007').and.not.match(/[\x1b\x07]/)
+      const written: string[] = []
+      const write = process.stderr.write
+      process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write
+      try {
+        expect(new EditorConfig({}, {env, cwd: t.dir}).command()?.source).to.equal('EDITOR')
+      } finally {
+        process.stderr.write = write
+      }
+      expect(written).to.deep.equal([])
+    })
+
     it('skips a variable whose program does not exist, with a notice naming it', async () => {
       expect(await edit({}, {VISUAL: 'no-such-editor-jp-test --flag', EDITOR: './e-EDITOR.sh'})).to.equal('Edited by EDITOR\n')
       expect(notices).to.have.length(1)

@@ -229,6 +229,21 @@ describe('jp:editor-backends hook with linked plugins', function () {
     expect(r.stderr).to.not.include('owned\x07')
   })
 
+  it("a plugin's log and warn lines go to the caller's sink (the printer), one sanitized line each, never straight to stderr", async () => {
+    await link(writePlugin('jp-plugin-chatty', `export default async function () {\n  this.log("two\\nlines \\x1b]0;t\\x07")\n  this.warn("careful \\x1b[2J")\n}\n`))
+    const written: string[] = []
+    const write = process.stderr.write
+    process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write
+    let lines: string
+    try {
+      lines = await runPluginHooks()
+    } finally {
+      process.stderr.write = write
+    }
+    expect(lines.split('\n')).to.deep.equal(['two\\u000alines \\u001b]0;t\\u0007', 'Warning: careful \\u001b[2J'])
+    expect(written).to.deep.equal([])
+  })
+
   it('commands that build no plugin backend never run plugin hooks: no warning, no delay', async () => {
     await link(writePlugin('jp-plugin-broken', `export default async function () { throw new Error('kaboom') }\n`))
     for (const args of [['plugins'], ['--version'], ['query', 'hello'], ['query', '-e', '-c', 'editor.cmd=true', 'hi']]) {

@@ -8,6 +8,12 @@ import {fileURLToPath} from 'node:url'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
+/**
+ * Env that makes oclif answer `jp --version` and the root help rather than
+ * bin/run.js's first answer (src/lib/cli/first.ts steps aside under DEBUG):
+ * a namespace nothing logs to, so the output is oclif's own.
+ */
+export const OCLIF_ANSWERS: NodeJS.ProcessEnv = {DEBUG: 'jp-test-nothing-logs-here'}
 
 export interface Sandbox {
   dir: string

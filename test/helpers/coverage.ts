@@ -21,24 +21,27 @@ export function wrappedModules(): string[] {
 export interface Coverage {
   /** Every script V8 saw (file URLs, node: internals). */
   urls: string[]
-  /** Module wrappers in the bundle that ran at least once. */
+  /** Module wrappers in the bundle that ran at least once (none when the bundle was not loaded). */
   ran: Set<string>
+  /** Whether the bundle was loaded at all (bin/run.js answers --version and the root help without it). */
+  bundleRan: boolean
 }
 
-export function coverageOf(args: string[]): Coverage {
+/** Coverage of `jp ARGS`; `expectBundle: false` lets a run that never loads the bundle through. */
+export function coverageOf(args: string[], opts: {env?: NodeJS.ProcessEnv; expectBundle?: boolean} = {}): Coverage {
   const sb = makeSandbox()
   try {
     const dir = join(sb.dir, 'coverage')
     mkdirSync(dir)
-    const r = spawnSync(process.execPath, [BIN, ...args], {cwd: sb.cwd, env: {...sb.env, NODE_V8_COVERAGE: dir}, encoding: 'utf8'})
+    const r = spawnSync(process.execPath, [BIN, ...args], {cwd: sb.cwd, env: {...sb.env, ...opts.env, NODE_V8_COVERAGE: dir}, encoding: 'utf8'})
     expect(r.status, r.stderr).to.equal(0)
     const results = readdirSync(dir).flatMap(
       (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as {result: {url: string; functions: {functionName: string; ranges: {count: number}[]}[]}[]}).result,
     )
     const bundle = results.find((s) => s.url === pathToFileURL(BUNDLE).href)
-    expect(bundle, 'the bundle ran').to.not.equal(undefined)
-    const ran = new Set(bundle!.functions.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName))
-    return {urls: results.map((s) => s.url), ran}
+    if (opts.expectBundle !== false) expect(bundle, 'the bundle ran').to.not.equal(undefined)
+    const ran = new Set(bundle?.functions.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName) ?? [])
+    return {urls: results.map((s) => s.url), ran, bundleRan: bundle !== undefined}
   } finally {
     sb.cleanup()
   }

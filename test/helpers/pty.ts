@@ -21,6 +21,7 @@ import {fileURLToPath} from 'node:url'
 import {createRequire} from 'node:module'
 import type * as XtermHeadless from '@xterm/headless'
 import * as nodePty from '@lydell/node-pty'
+import {afterEach, beforeEach} from 'mocha'
 
 // @xterm/headless is a webpack CJS bundle whose named exports ESM cannot see.
 const require = createRequire(import.meta.url)
@@ -329,6 +330,26 @@ export function tempDir(): {dir: string; file(name: string): string; read(name: 
     read: (name) => readFileSync(join(dir, name), 'utf8'),
     cleanup: () => rmSync(dir, {recursive: true, force: true}),
   }
+}
+
+export type TempDir = ReturnType<typeof tempDir>
+
+/**
+ * A describe block's per-test pty session and temp dir: `tmp` is fresh before
+ * each test; after it the session (set `term` when spawned) is disposed and
+ * the dir removed.
+ */
+export function ptyTestContext(): {tmp: TempDir; term: PtySession | undefined} {
+  const ctx = {tmp: undefined as unknown as TempDir, term: undefined as PtySession | undefined}
+  beforeEach(() => {
+    ctx.tmp = tempDir()
+  })
+  afterEach(() => {
+    ctx.term?.dispose()
+    ctx.term = undefined
+    ctx.tmp.cleanup()
+  })
+  return ctx
 }
 
 /** Quotes a word for `sh -c` (tests build pipelines like `node x | cat`). */

@@ -4,8 +4,11 @@
 import {expect} from 'chai'
 import {Writable} from 'node:stream'
 
+import {afterEach} from 'mocha'
+
 import {markdownFor} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
+import {pendingRestores} from '../../src/lib/terminal/restore.js'
 import {plain} from '../markdown/render-helpers.js'
 
 const STYLE = {markdown: true, hyperlinks: false, code_theme: 'ansi' as const}
@@ -28,10 +31,26 @@ async function printerFor(tty: boolean, format: 'text' | 'json' = 'text', env: N
   const stderr = sink(tty)
   const markdown = await markdownFor({style: STYLE, format, stdout, stderr, env})
   const printer = new Printer({stdout, stderr, format, color: true, markdown, openPromptWriter: () => undefined})
+  opened.push(printer)
   return {printer, stdout, stderr}
 }
 
+/** Closed after each test: an open markdown printer keeps its style reset in the process-wide restore registry. */
+const opened: Printer[] = []
+
 describe('printer: markdown on a terminal', () => {
+  afterEach(() => {
+    for (const p of opened.splice(0)) p.close()
+  })
+
+  it('registers the style reset in the restore registry while it renders, and takes it out on close', async () => {
+    const before = pendingRestores().filter((n) => n === 'markdown styles').length
+    const {printer} = await printerFor(true)
+    expect(pendingRestores().filter((n) => n === 'markdown styles')).to.have.length(before + 1)
+    printer.close()
+    expect(pendingRestores().filter((n) => n === 'markdown styles')).to.have.length(before)
+  })
+
   it('renders on a terminal, prints raw to a pipe and in json', async () => {
     const tty = await printerFor(true)
     tty.printer.assistant('# Title\n\n- **a**\n')
@@ -77,6 +96,7 @@ describe('printer: markdown on a terminal', () => {
     const stdout = sink(true, 30)
     const markdown = await markdownFor({style: STYLE, format: 'text', stdout, stderr: stdout, env: {TERM: 'xterm'}})
     const printer = new Printer({stdout, stderr: stdout, format: 'text', color: false, markdown, openPromptWriter: () => undefined})
+    opened.push(printer)
     printer.assistant('- one two three four five six seven eight nine ')
     printer.assistant('ten eleven\n- b\n')
     printer.endAssistant()

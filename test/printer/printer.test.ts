@@ -7,6 +7,7 @@ import {Writable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
 
 import {colorEnabled, Printer, resolveFormat} from '../../src/lib/printer/printer.js'
+import {claimPromptArea} from '../../src/lib/terminal/owner.js'
 
 const ESC = '\u001b'
 
@@ -242,21 +243,36 @@ describe('Printer', () => {
     expect(stdout.data).to.equal(expected)
   })
 
-  it('opens the prompt writer lazily, once, and reports no tty when it cannot', () => {
-    const {printer, opened} = make()
+  it('opens the terminal writer lazily, once, and writes nothing when it cannot', () => {
+    const {printer, opened, stdout, stderr} = make()
     expect(opened()).to.equal(0)
-    expect(printer.hasTty()).to.equal(false)
-    expect(printer.promptWriter()).to.equal(undefined)
+    printer.ttyLine('one')
+    printer.ttyLine('two')
     expect(opened()).to.equal(1)
+    expect(stdout.data + stderr.data).to.equal('')
   })
 
-  it('hands out the prompt writer it was given, never stdout or stderr', () => {
+  it('ttyLine: untrusted text on the terminal writer (sanitized, newlines kept), never on stdout or stderr', () => {
     const tty = new Sink()
     const stdout = new Sink()
     const stderr = new Sink()
     const printer = new Printer({stdout, stderr, openPromptWriter: () => tty})
-    expect(printer.hasTty()).to.equal(true)
-    expect(printer.promptWriter()).to.equal(tty)
+    printer.ttyLine(`{"cmd": "x${ESC}]0;pwned\x07"}\nsecond`)
+    printer.ttyLine('')
+    expect(tty.data).to.equal('{"cmd": "x\\u001b]0;pwned\\u0007"}\nsecond\n\n')
+    expect(stdout.data + stderr.data).to.equal('')
+  })
+
+  it('ttyLine prints above an open prompt: the prompt is erased, the line written, the prompt drawn again', () => {
+    const tty = new Sink()
+    const printer = new Printer({stdout: new Sink(), stderr: new Sink(), openPromptWriter: () => tty})
+    const release = claimPromptArea({clear: () => void tty.write('<clear>'), redraw: () => void tty.write('<redraw>')})
+    try {
+      printer.ttyLine('args')
+    } finally {
+      release()
+    }
+    expect(tty.data).to.equal('<clear>args\n<redraw>')
   })
 
   it('reads NO_COLOR, TERM=dumb and --format', () => {

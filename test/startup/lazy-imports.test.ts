@@ -21,9 +21,20 @@ describe('start-up: heavy modules load lazily', function () {
     for (const re of HEAVY) expect(wrapped.filter((m) => re.test(m)), String(re)).to.not.be.empty
   })
 
-  for (const args of [['--help'], ['query', '--help'], ['conversation', 'edit', '--help'], ['conversation', 'ls', '--help']]) {
-    it(`jp ${args.join(' ')} runs no prompt, editor, provider or TOML module`, () => {
-      const {urls, ran} = coverageOf(args)
+  it('jp --help and jp --version (nothing installed that could change them) load no bundle at all: bin/run.js answers them', () => {
+    for (const args of [['--help'], ['--version']]) {
+      const {urls, bundleRan} = coverageOf(args, {expectBundle: false})
+      expect(bundleRan, `jp ${args.join(' ')}`).to.equal(false)
+      expect(urls.some((u) => u.endsWith('/dist/first.js')), 'the probe works: the first module ran').to.equal(true)
+      expect(urls.filter((u) => u.includes('/node_modules/'))).to.deep.equal([])
+    }
+  })
+
+  // The root help through oclif: at a width narrower than the recorded help's (or with a plugin installed).
+  const ROOT_HELP_BY_OCLIF = {OCLIF_COLUMNS: '60'}
+  for (const [args, env] of [[['--help'], ROOT_HELP_BY_OCLIF], [['query', '--help']], [['conversation', 'edit', '--help']], [['conversation', 'ls', '--help']]] as [string[], NodeJS.ProcessEnv?][]) {
+    it(`jp ${args.join(' ')}${env ? ' (oclif, 60 columns)' : ''} runs no prompt, editor, provider or TOML module`, () => {
+      const {urls, ran} = coverageOf(args, {env})
       // The probe works: oclif's own modules were seen running.
       expect([...ran].some((m) => m.includes('/@oclif/core/'))).to.equal(true)
       const heavy = wrapped.filter((m) => ran.has(m) && [...HEAVY, ...HEAVY_IF_PRESENT].some((re) => re.test(m)))

@@ -43,7 +43,7 @@ export interface EditorConfigOptions {
   env?: NodeJS.ProcessEnv
   /** Program lookup; default the `which` package against `env.PATH`. */
   which?: WhichFn
-  /** Sink for one-line notices (a skipped variable); default: stderr. */
+  /** Sink for one-line notices (a skipped variable), sanitized; without one they are not shown (jp passes its printer's). */
   notice?: (line: string) => void
   /** Default `process.platform`; lets tests exercise the Windows rule. */
   platform?: NodeJS.Platform
@@ -56,10 +56,8 @@ export type EditorSectionInput = Partial<Pick<EditorSection, 'cmd' | 'envs' | 'b
 
 const defaultWhich: WhichFn = (program, env) => whichPkg.sync(program, {path: env.PATH ?? '', nothrow: true})
 
-const defaultNotice = (line: string) => {
-  // Notices quote editor commands from config files and variables.
-  process.stderr.write(`${sanitizeUntrusted(line)}\n`)
-}
+// The library writes no stdio of its own: an embedder that wants the notices passes a sink.
+const noNotice = () => {}
 
 export class EditorConfig {
   readonly cmd: string | CommandConfig | undefined
@@ -80,7 +78,9 @@ export class EditorConfig {
     this.backend = section.backend ?? 'terminal'
     this.env = options.env ?? process.env
     this.which = options.which ?? defaultWhich
-    this.notice = options.notice ?? defaultNotice
+    const sink = options.notice
+    // Notices quote editor commands from config files and variables.
+    this.notice = sink ? (line) => sink(sanitizeUntrusted(line)) : noNotice
     this.platform = options.platform ?? process.platform
     this.cwd = options.cwd ?? process.cwd()
   }

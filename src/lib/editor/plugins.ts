@@ -32,7 +32,7 @@ export const PLUGIN_HOOK_TIMEOUT_MS = 10_000
 export const PLUGIN_HOOKS_RAN = Symbol.for('jp.pluginHooksRan')
 
 export interface LoadPluginBackendsOptions {
-  /** One line per failing plugin (no trailing newline). */
+  /** One line per failing plugin, and each line a hook logs or warns (no trailing newline; sanitized). */
   warn(line: string): void
   timeoutMs?: number
 }
@@ -48,7 +48,7 @@ export async function loadPluginEditorBackends(oclif: Interfaces.Config, opts: L
   const timeoutMs = opts.timeoutMs ?? PLUGIN_HOOK_TIMEOUT_MS
   // Plugins run side by side; each one's registrations land in the shared
   // registry in the order the plugins settle.
-  const outcomes = await Promise.all(plugins.map((plugin) => runPluginHooks(oclif, plugin, registry, timeoutMs)))
+  const outcomes = await Promise.all(plugins.map((plugin) => runPluginHooks(oclif, plugin, registry, timeoutMs, opts.warn)))
   const failures: string[] = []
   for (const [i, problem] of outcomes.entries()) {
     if (problem === undefined) continue
@@ -67,6 +67,7 @@ async function runPluginHooks(
   plugin: Interfaces.Plugin,
   registry: EditorBackendRegistry,
   timeoutMs: number,
+  line: (text: string) => void,
 ): Promise<string | undefined> {
   let open = true
   const view: EditorBackendsHookOptions['registry'] = {
@@ -86,7 +87,7 @@ async function runPluginHooks(
   const run = (async () => {
     for (const hook of plugin.hooks[EDITOR_BACKENDS_HOOK] ?? []) {
       const fn = await loadHook(plugin, hook)
-      const context = hookContext(oclif)
+      const context = hookContext(oclif, line)
       await fn.call(context, {registry: view, config: oclif, context})
     }
     return undefined
@@ -116,8 +117,12 @@ async function loadHook(plugin: Interfaces.Plugin, hook: {target: string; identi
   return fn as HookFn
 }
 
-/** The `this` oclif gives hooks. `log` goes to stderr: stdout carries the answer. */
-function hookContext(oclif: Interfaces.Config): Hook.Context {
+/**
+ * The `this` oclif gives hooks. `log` and `warn` become lines for the
+ * caller's sink (the printer's notices: stderr, never stdout, which carries
+ * the answer), one line each: a plugin's words are shown, never obeyed.
+ */
+function hookContext(oclif: Interfaces.Config, line: (text: string) => void): Hook.Context {
   const fail = (message: string | Error): never => {
     throw message instanceof Error ? message : new Error(message)
   }
@@ -126,7 +131,7 @@ function hookContext(oclif: Interfaces.Config): Hook.Context {
     debug: () => {},
     error: fail,
     exit: (code = 0) => fail(`exit(${code}) called`),
-    log: (message?: string, ...args: unknown[]) => process.stderr.write(sanitizeUntrusted([message ?? '', ...args].join(' '), {multiline: true}) + '\n'),
-    warn: (message: string | Error) => process.stderr.write(`Warning: ${sanitizeUntrusted(message instanceof Error ? message.message : message)}\n`),
+    log: (message?: string, ...args: unknown[]) => line(sanitizeUntrusted([message ?? '', ...args].join(' '))),
+    warn: (message: string | Error) => line(`Warning: ${sanitizeUntrusted(message instanceof Error ? message.message : message)}`),
   } as Hook.Context
 }

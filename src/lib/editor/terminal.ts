@@ -10,16 +10,14 @@
 //
 // execa and tmp are imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
-import {closeSync, constants as fsc, rmSync} from 'node:fs'
+import {rmSync} from 'node:fs'
 import {readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {isatty, type ReadStream} from 'node:tty'
 
 import type {EditorCommand} from '../config/editor.js'
 import {ignoreSigintDuring} from '../process/sigint-guard.js'
-import {handTerminalToChild} from '../terminal/borrow.js'
-import {openTtyFd} from '../terminal/tty.js'
+import {lendTerminalToChild} from '../terminal/borrow.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
@@ -28,7 +26,7 @@ import {errorLine} from '../text/one-line.js'
 export interface TerminalEditorBackendOptions {
   /** Environment for the editor process; default: jp's own. */
   env?: NodeJS.ProcessEnv
-  /** Sink for one-line hints (GUI editor without its wait flag); default: stderr. */
+  /** Sink for one-line hints (GUI editor without its wait flag), sanitized; without one they are not shown. */
   notice?: (line: string) => void
   /** Parent of the private temp directory; default: the OS temp dir. */
   tmpdir?: string
@@ -99,11 +97,9 @@ export class TerminalEditorBackend implements EditorBackend {
   private async run(paths: readonly string[], cwd: string | undefined, unchanged: () => Promise<boolean>): Promise<EditOutcome> {
     const {execa} = await import('execa')
     const {file, args} = this.command.argv(paths)
-    const terminal = openEditorTerminal()
-    const resume = suspendOwnTerminal()
     // Whatever the editor does to the terminal and however it ends, jp
     // gets the terminal back as it was (terminal/borrow.ts).
-    const takeBack = handTerminalToChild()
+    const terminal = lendTerminalToChild()
     const started = performance.now()
     let result
     try {
@@ -122,9 +118,7 @@ export class TerminalEditorBackend implements EditorBackend {
         }),
       )
     } finally {
-      takeBack()
-      resume()
-      terminal.close()
+      terminal.takeBack()
     }
     const elapsed = performance.now() - started
 
@@ -140,56 +134,9 @@ export class TerminalEditorBackend implements EditorBackend {
 
     const flag = missingWaitFlag(this.command)
     if (flag && elapsed < GUI_RETURN_THRESHOLD_MS && (await unchanged())) {
-      ;(this.options.notice ?? ((l: string) => process.stderr.write(`${sanitizeUntrusted(l)}\n`)))(guiHint(this.command, flag))
+      this.options.notice?.(sanitizeUntrusted(guiHint(this.command, flag)))
     }
     return outcome
-  }
-}
-
-interface EditorTerminal {
-  stdin: number | 'inherit'
-  stdout: number | 'inherit'
-  close(): void
-}
-
-/**
- * The editor's stdin/stdout: jp's own when they are a terminal, else the
- * controlling terminal (`jp ... | cat` must still show the editor), else —
- * no terminal at all (CI, cron) — whatever jp has.
- */
-function openEditorTerminal(): EditorTerminal {
-  const inherit: EditorTerminal = {stdin: 'inherit', stdout: 'inherit', close() {}}
-  if (isatty(0) && isatty(1)) return inherit
-  const fd = openTtyFd(fsc.O_RDWR | fsc.O_NOCTTY)
-  if (fd === undefined) return inherit
-  return {
-    stdin: fd,
-    stdout: fd,
-    close() {
-      try {
-        closeSync(fd)
-      } catch {}
-    },
-  }
-}
-
-/**
- * Hands the terminal over: stop reading jp's stdin (it would steal the
- * editor's keystrokes) and leave raw mode so the editor starts from a cooked
- * terminal. The returned function puts jp back as it was; switching raw mode
- * off and on again re-applies it even though the editor changed the terminal
- * behind Node's back.
- */
-function suspendOwnTerminal(): () => void {
-  if (!isatty(0)) return () => {}
-  const stdin = process.stdin as ReadStream
-  const wasRaw = stdin.isRaw === true
-  const wasFlowing = stdin.readableFlowing === true
-  if (wasFlowing) stdin.pause()
-  if (wasRaw) stdin.setRawMode(false)
-  return () => {
-    if (wasRaw) stdin.setRawMode(true)
-    if (wasFlowing) stdin.resume()
   }
 }
 

@@ -20,7 +20,6 @@ import {BufferLayout} from './render/buffer-layout.js'
 import type {PromptTerminal} from './prompt-terminal.js'
 import {ReplySession, type SessionEvent} from './reply-session.js'
 import type {ScreenFrame} from './screen.js'
-import {seq} from './tty.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {isPromptTerminated, type PromptContext, type ReplyOutcome} from './types.js'
 import {createPrompt, makeTheme, terminal, useEffect, useKeypress, usePrefix, useState} from './vendor/inquirer-core/index.js'
@@ -193,10 +192,11 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     })
     if (!t.dumb) {
       // Pasted newlines must not submit; Shift+Enter must be distinguishable.
-      t.enable(seq.bracketedPasteOn, seq.bracketedPasteOff)
-      t.enable(seq.kittyOn, seq.kittyOff)
-      t.enable('', seq.cursorShow)
-      if (config.vi) t.enable(shape === 'bar' ? seq.cursorBar : seq.cursorBlock, seq.cursorDefault)
+      t.enable('bracketedPaste')
+      t.enable('kittyKeyboard')
+      t.enable('visibleCursor')
+      // vi's frames carry the mode's cursor shape (the painter draws it).
+      if (config.vi) t.enable('cursorShapes')
       // Left open by an exit (SIGQUIT, a crash): the buffer stays, the help line goes.
       t.screen.onLeave(finalFrame)
     }
@@ -209,11 +209,8 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   }, [])
   useKeypress((key, t) => {
     const event = reply.handle(key)
-    if (mode.cursorShape !== shape) {
-      // Before the frame that names the new mode.
-      if (config.vi && !t.dumb) t.write(mode.cursorShape === 'bar' ? seq.cursorBar : seq.cursorBlock)
-      setShape(mode.cursorShape)
-    }
+    // The next frame names the new mode and carries its cursor shape.
+    if (mode.cursorShape !== shape) setShape(mode.cursorShape)
     const end = (outcome: ReplyOutcome) => {
       session.ended = true
       session.keepDraft = outcome.type !== 'open-editor'
@@ -228,9 +225,11 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   })
 
   if (term.dumb) return plain()
-  if (status === 'done') return finalFrame()
+  const cursorShape = config.vi ? shape : undefined
+  if (status === 'done') return {...finalFrame(), cursorShape}
   const frame = buildFrame(view(true), layout(), session.scrollTop)
   session.scrollTop = frame.scrollTop
+  frame.cursorShape = cursorShape
   return frame
 })
 
@@ -286,10 +285,8 @@ function applyEvent(
       p.bump()
       return
     case 'redraw':
-      if (!p.term.dumb) {
-        p.term.write(seq.clearScreen)
-        p.term.screen.forget()
-      }
+      // The next frame is drawn on a cleared screen.
+      if (!p.term.dumb) p.term.screen.clearScreen()
       p.bump()
       return
     case 'submit':

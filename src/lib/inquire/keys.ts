@@ -54,6 +54,9 @@ export const ESC_TIMEOUT_MS = 30
 /** How long an open paste may stay silent before the caller ends it (its end marker was lost). */
 export const PASTE_QUIET_MS = 500
 
+/** What a Ctrl+C press sends, alone in its read (legacy byte, or kitty's disambiguated form). */
+export const CTRL_C_READS: ReadonlySet<string> = new Set(['\x03', '\x1b[99;5u'])
+
 const ESC = '\x1b'
 const PASTE_START = '\x1b[200~'
 const PASTE_END = '\x1b[201~'

@@ -6,12 +6,13 @@
 // only what changed — or, on TERM=dumb, to the DumbPainter, which never
 // addresses the cursor.
 import {claimPromptArea} from '../terminal/owner.js'
-import {ERASE_BELOW, RESTORE_CURSOR} from '../terminal/sequences.js'
-import {DumbPainter, Painter, type Writer} from './render/painter.js'
+import {type CursorShape, DumbPainter, Painter, type Writer} from './render/painter.js'
 import {displayWidth, graphemes} from './text.js'
 
 export interface ScreenFrame {
   rows: string[]
+  /** The cursor's shape while this frame is up (vi modes); undefined leaves it as it is. */
+  cursorShape?: CursorShape
   /** Cells each row occupies (each at most the terminal width). */
   widths: number[]
   cursorRow: number
@@ -71,6 +72,16 @@ export class PromptScreen {
     if (this.painter && !this.left) this.painter.resize(this.size.columns())
   }
 
+  /** Erases the cursor's line and goes to its column 0 (where the first frame starts). */
+  eraseLine(): void {
+    this.painter?.eraseLine()
+  }
+
+  /** Ctrl+L: the next render draws the frame at the top of a cleared screen (one write). */
+  clearScreen(): void {
+    if (!this.left) this.painter?.clearScreen()
+  }
+
   /** Someone else drew on the screen: the next render draws everything from the cursor's row. */
   forget(): void {
     this.painter?.reset()
@@ -121,8 +132,9 @@ export class PromptScreen {
    * whatever else is written meanwhile is printed above it and the prompt
    * draws itself again. Returns the release.
    */
-  own(write: (data: string) => void): () => void {
-    if (!this.painter) return () => {}
+  own(): () => void {
+    const painter = this.painter
+    if (!painter) return () => {}
     return claimPromptArea({
       clear: () => this.clear(),
       redraw: () => this.redraw(),
@@ -130,8 +142,7 @@ export class PromptScreen {
       repairAfterEditor: () => {
         // Back to where the prompt stood before the editor (saved there by
         // the editor service); erase whatever a late teardown left.
-        write(RESTORE_CURSOR + ERASE_BELOW)
-        this.forget()
+        painter.backToSavedCursor()
         this.redraw()
       },
     })

@@ -4,14 +4,10 @@
 // Prompts never touch stdin/stdout/stderr: they open `/dev/tty` afresh for
 // each prompt (terminal/tty.ts `openTty`) and close it after.
 import {StringDecoder} from 'node:string_decoder'
-import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 import {TerminalSession} from '../terminal/session.js'
 import {confirmHangup, openTty, type TtyStreams} from '../terminal/tty.js'
-import {ESC_TIMEOUT_MS, KeyDecoder, PASTE_QUIET_MS, type Key} from './keys.js'
+import {CTRL_C_READS, ESC_TIMEOUT_MS, KeyDecoder, PASTE_QUIET_MS, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
-
-/** The terminal sequences a prompt turns on and off (spelled in terminal/sequences.ts). */
-export const seq = TERMINAL_SEQUENCES
 
 /** No controlling terminal could be opened, and the caller gave no streams. */
 export class NoTerminalError extends Error {
@@ -183,9 +179,6 @@ function runClosers(closers: Array<() => void>): void {
  * ESC_TIMEOUT_MS, the terminal going away), resizes and the abort signal;
  * returns the function that detaches all of it.
  */
-/** What a Ctrl+C press sends, alone in its read (legacy byte, or kitty's disambiguated form). */
-const CTRL_C_READS = new Set(['\x03', '\x1b[99;5u'])
-
 /**
  * The key side of reading a terminal: raw chunks (bytes or text) in, keys
  * out — sequences split across reads joined, a lone Esc handed over once

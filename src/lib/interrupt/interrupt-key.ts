@@ -17,17 +17,14 @@
 //
 // Without a terminal (or without stty) this does nothing and SIGINT keeps
 // its meaning.
-import tty from 'node:tty'
+import type tty from 'node:tty'
 
-import {onTerminalBorrow, type Borrower} from '../terminal/borrow.js'
-import {applyTerminalModes, saveTerminalModes} from '../terminal/modes.js'
-import {registerRestore} from '../terminal/restore.js'
-import {closeTtyFd, confirmHangup, openTtyFd, withTtyFd} from '../terminal/tty.js'
+import {onTerminalBorrow} from '../terminal/borrow.js'
+import {holdInterruptKeyMode} from '../terminal/key-mode.js'
+import {openTtyReadStream} from '../terminal/tty.js'
 
 /** ETX: what the terminal sends for Ctrl+C once it no longer turns it into SIGINT. */
 const CTRL_C = 0x03
-/** The stty words that make Ctrl+C a byte: no interrupt character, no line buffering. */
-export const INTERRUPT_KEY_MODES = ['intr', 'undef', '-icanon', 'min', '1', 'time', '0']
 
 export interface InterruptKeyReader {
   /** Puts the terminal back and stops reading (idempotent). */
@@ -40,16 +37,9 @@ export interface InterruptKeyReader {
  * cannot be changed (then SIGINT is still how Ctrl+C arrives).
  */
 export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | undefined {
-  const fd = openTtyFd('r+')
-  if (fd === undefined) return undefined
-  const original = saveTerminalModes(fd)
-  if (original === undefined || !applyTerminalModes(fd, INTERRUPT_KEY_MODES)) {
-    closeTtyFd(fd)
-    return undefined
-  }
-  closeTtyFd(fd)
-
-  const withTty = (fn: (fd: number) => void) => void withTtyFd('r+', fn)
+  // The terminal's side (stty, its restore, editors) is the terminal layer's.
+  const mode = holdInterruptKeyMode()
+  if (mode === undefined) return undefined
 
   let stream: tty.ReadStream | undefined
   let borrowed = 0
@@ -57,18 +47,13 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
 
   const listen = () => {
     if (stream || stopped || borrowed > 0) return
-    const f = openTtyFd('r')
-    if (f === undefined) return
-    const s = new tty.ReadStream(f)
+    const s = openTtyReadStream()
+    if (s === undefined) return
     s.on('data', (chunk: Buffer) => {
       // Anything else typed while the answer streams is dropped: it was
       // never meant for jp, and a prompt must not find it queued.
       for (const byte of chunk) if (byte === CTRL_C) onCtrlC()
     })
-    // EOF or EIO on the terminal: it was hung up (a closed window); the
-    // signal router hears of it (terminal/gone.ts) and shuts down.
-    s.on('error', () => confirmHangup())
-    s.on('end', () => confirmHangup())
     // Reading must not keep jp alive once the query is done.
     s.unref()
     stream = s
@@ -78,17 +63,14 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
     stream = undefined
   }
 
-  const unregister = registerRestore({name: 'interrupt-key', run: () => withTty((f) => applyTerminalModes(f, original))})
+  // Two readers of one terminal steal each other's bytes: step aside while a prompt or a child has it.
   const unsubscribe = onTerminalBorrow({
-    borrowed(by: Borrower) {
+    borrowed() {
       borrowed++
       unlisten()
-      // An editor gets the terminal as the user's shell left it.
-      if (by === 'child') withTty((f) => applyTerminalModes(f, original))
     },
-    returned(by: Borrower) {
+    returned() {
       borrowed = Math.max(0, borrowed - 1)
-      if (by === 'child' && !stopped) withTty((f) => applyTerminalModes(f, INTERRUPT_KEY_MODES))
       listen()
     },
   })
@@ -100,8 +82,7 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
       stopped = true
       unsubscribe()
       unlisten()
-      withTty((f) => applyTerminalModes(f, original))
-      unregister()
+      mode.release()
     },
   }
 }

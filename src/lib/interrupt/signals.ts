@@ -14,7 +14,7 @@ import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
 import {detachDeadStdio, onTerminalGone, shieldStdioFromHangup, terminalGone} from '../terminal/gone.js'
-import {confirmHangup, hasControllingTerminal} from '../terminal/tty.js'
+import {confirmHangup, hasTty} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
 
@@ -81,7 +81,7 @@ export class SignalRouter {
   constructor(options: SignalRouterOptions = {}) {
     const secs = options.escalationCooldownSecs ?? 2
     this.policy = new EscalationPolicy(Math.max(0, secs) * 1000)
-    this.isInteractive = options.isInteractive ?? hasControllingTerminal
+    this.isInteractive = options.isInteractive ?? hasTty
     this.now = options.now ?? (() => performance.now())
     this.exit = options.exit ?? ((code) => process.exit(code))
     this.notice = options.notice ?? ((line) => process.stderr.write(line + '\n'))
@@ -134,7 +134,7 @@ export class SignalRouter {
     this.unsubscribeGone = onTerminalGone(() => this.handle('SIGHUP'))
     shieldStdioFromHangup(() => confirmHangup())
     // Asked now, while the terminal (if any) is there: whether one can be lost later.
-    hasControllingTerminal()
+    hasTty()
     ;(globalThis as unknown as Record<symbol, unknown>)[CURRENT] = this
     return this
   }

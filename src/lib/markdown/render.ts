@@ -22,6 +22,7 @@ import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
+import {quickInline} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -42,6 +43,12 @@ export interface MarkdownRenderOptions {
    * it resolves the renderer holds its input (see `waiting`). Absent: plain code.
    */
   loadHighlighter?: () => Promise<Highlighter>
+  /**
+   * false: every heading, list item and inline segment goes through
+   * markdown-it, none through the quick paths that give the same bytes (the
+   * reference test/markdown/quick-inline.test.ts compares them with).
+   */
+  quick?: boolean
 }
 
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
@@ -202,8 +209,7 @@ export class MarkdownRenderer {
       w.text(src.replace(/\t/g, ' '), style)
       return
     }
-    const tokens = this.opts.md.parseInline(src, {})[0]?.children ?? []
-    this.inline(tokens, w, style)
+    this.inline(this.inlineTokens(src), w, style)
   }
 
   /** Inline tokens into a wrapper. */
@@ -387,6 +393,18 @@ export class MarkdownRenderer {
       this.gap()
       this.list = {number: ev.start, ordered: ev.ordered}
     } else if (ev.loose) this.out += '\n'
+    const q = this.opts.quick !== false ? QUICK_ITEM.exec(ev.source) : null
+    if (q) {
+      // One line of paragraph text after the marker: what item() does with markdown-it's tokens for it.
+      const marker = this.list.ordered ? `${this.list.number}.` : '•'
+      this.list.number++
+      const first: Piece[] = [{text: marker, style: this.style(ELEMENT.marker)}, {text: ' ', style: PLAIN}]
+      const w = new LineWrapper({width: this.width(), first, rest: [{text: ' '.repeat(cells(marker) + 1), style: PLAIN}], color: this.opts.color})
+      this.inline(this.inlineTokens(asciiTrim(q[1])), w, this.base)
+      w.finish()
+      this.out += w.take()
+      return
+    }
     const tokens = this.opts.md.parse(ev.source, {})
     const open = tokens.findIndex((t) => t.type === 'list_item_open')
     if (open < 0) {
@@ -412,8 +430,15 @@ export class MarkdownRenderer {
       this.out += w.take()
       return
     }
+    const h = kind === 'heading' && this.opts.quick !== false ? QUICK_HEADING.exec(source) : null
+    if (h) return this.heading(h[1].length, this.inlineTokens(asciiTrim(h[2])), {width, first: [], rest: []})
     const tokens = this.opts.md.parse(source, {})
     this.blockTokens(tokens, 0, tokens.length, {width, first: [], rest: []})
+  }
+
+  /** The inline tokens markdown-it gives `src` as a paragraph's, heading's or item's content (src trimmed, one line). */
+  private inlineTokens(src: string): readonly Token[] {
+    return (this.opts.quick !== false ? quickInline(src, this.opts.md) : undefined) ?? this.opts.md.parseInline(src, {})[0]?.children ?? []
   }
 
   /** Renders the block tokens in [from, to) one after another, each starting on its own line. */
@@ -440,15 +465,8 @@ export class MarkdownRenderer {
         this.out += w.take()
         return
       }
-      case 'heading_open': {
-        const level = Number(t.tag.slice(1))
-        const marker: Piece = {text: '#'.repeat(level) + ' ', style: this.style(ELEMENT.headingMarker)}
-        const w = new LineWrapper({width: ctx.width, first: [...ctx.first, marker], rest: [...ctx.rest, {text: ' '.repeat(level + 1), style: PLAIN}], color: this.opts.color})
-        this.inline(tokens[i + 1].children ?? [], w, this.style(ELEMENT.heading[level - 1]))
-        w.finish()
-        this.out += w.take()
-        return
-      }
+      case 'heading_open':
+        return this.heading(Number(t.tag.slice(1)), tokens[i + 1].children ?? [], ctx)
       case 'hr': {
         const room = Math.max(1, ctx.width - piecesWidth(ctx.first))
         this.out += paintPieces(ctx.first, this.opts.color) + paint('─'.repeat(room), this.style(ELEMENT.rule), this.opts.color) + '\n'
@@ -505,6 +523,14 @@ export class MarkdownRenderer {
           this.out += w.take()
         }
     }
+  }
+
+  private heading(level: number, children: readonly Token[], ctx: Ctx): void {
+    const marker: Piece = {text: '#'.repeat(level) + ' ', style: this.style(ELEMENT.headingMarker)}
+    const w = new LineWrapper({width: ctx.width, first: [...ctx.first, marker], rest: [...ctx.rest, {text: ' '.repeat(level + 1), style: PLAIN}], color: this.opts.color})
+    this.inline(children, w, this.style(ELEMENT.heading[level - 1]))
+    w.finish()
+    this.out += w.take()
   }
 
   /** A list item (tokens [open, close]) behind its marker. */
@@ -578,6 +604,21 @@ interface Ctx {
 }
 
 const BULLETS = ['•', '◦', '▪']
+
+/**
+ * Blocks markdown-it reads one way only, rendered without its block parser:
+ * an ATX heading of one line with no `#` after its marker (no closing
+ * sequence to strip: the content is the rest, trimmed), and a list item of
+ * one line whose text starts with a letter or a quote (no nested block, no
+ * task box, no definition can start there) one to four spaces after its
+ * marker (more is indented code). No CR or NUL (markdown-it normalises them).
+ */
+const QUICK_HEADING = /^(#{1,6}) ([^#\r\n\u0000]*)$/
+/** markdown-it's trim of heading and paragraph content: ASCII blanks only (a no-break space stays). */
+function asciiTrim(s: string): string {
+  return s.replace(/^[ \t]+|[ \t]+$/g, '')
+}
+const QUICK_ITEM = /^(?:[-+*]|\d{1,9}[.)]) {1,4}([A-Za-z"'(][^\r\n\u0000]*)$/
 
 function matching(tokens: Token[], open: number): number {
   const t = tokens[open]

@@ -14,14 +14,11 @@
 // written (so stdout and stderr interleave in call order on a shared
 // terminal). Backpressure: `writable()` resolves when no channel is over its
 // high-water mark; the stream loop awaits it between events.
-import {closeSync} from 'node:fs'
-import {WriteStream as TtyWriteStream} from 'node:tty'
-
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {openPrompt, writeAbovePrompt} from '../terminal/owner.js'
-import {confirmHangup, openTtyFd} from '../terminal/tty.js'
+import {openTtyWriteStream} from '../terminal/tty.js'
 import {StatusLine} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
@@ -253,13 +250,14 @@ export class Printer {
     // Any output ends the status line first (erased before the text lands).
     this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY)
     this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY)
-    this.openPromptWriterImpl = options.openPromptWriter ?? defaultPromptWriter
+    this.openPromptWriterImpl = options.openPromptWriter ?? openTtyWriteStream
     this.markdown = {
       assistant: this.sanitizeOut ? options.markdown?.assistant : undefined,
       reasoning: this.sanitizeErr && this.format === 'text' ? options.markdown?.reasoning : undefined,
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
-    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
+    // Until the printer is closed: the restore registry holds what is still to undo, not every printer a process made.
+    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) this.unregisterReset = registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
   }
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
@@ -285,6 +283,7 @@ export class Printer {
   }
 
   private status: StatusLine | undefined
+  private unregisterReset: (() => void) | undefined
 
   /**
    * Shows `⏱ LABEL… 1.2s` on the terminal, ticking, until any other output
@@ -471,15 +470,30 @@ export class Printer {
     return this.sanitizeErr
   }
 
-  /** True when a terminal can be opened for prompts. */
-  hasTty(): boolean {
-    return this.promptWriter() !== undefined
-  }
-
-  /** The /dev/tty writer for prompts (opened once), or undefined with no terminal. */
-  promptWriter(): NodeJS.WritableStream | undefined {
+  /** The /dev/tty writer (opened once), or undefined with no terminal: written only through the methods above. */
+  private promptWriter(): NodeJS.WritableStream | undefined {
     if (this.promptStream === undefined) this.promptStream = this.openPromptWriterImpl() ?? null
     return this.promptStream ?? undefined
+  }
+
+  /**
+   * A line on the controlling terminal itself, whatever stdout and stderr
+   * are (a tool's arguments before its permission prompt; `''` ends a
+   * partial line before a menu): untrusted text, sanitized with its
+   * newlines kept, printed above an open prompt. Nothing without a terminal.
+   */
+  ttyLine(text: string): void {
+    const tty = this.promptWriter()
+    if (!tty) return
+    this.status?.stop()
+    this.flushSync()
+    const line = sanitizeUntrusted(text, {multiline: true}) + '\n'
+    writeAbovePrompt(() => void tty.write(line))
+  }
+
+  /** The controlling terminal's width, when there is one. */
+  ttyColumns(): number | undefined {
+    return (this.promptWriter() as {columns?: number} | undefined)?.columns
   }
 
   /**
@@ -495,22 +509,12 @@ export class Printer {
   close(): void {
     this.status?.stop()
     this.flushSync()
+    this.unregisterReset?.()
+    this.unregisterReset = undefined
     const s = this.promptStream
     this.promptStream = undefined
-    if (s && typeof (s as TtyWriteStream).destroy === 'function') (s as TtyWriteStream).destroy()
+    const destroy = (s as {destroy?: () => void} | null | undefined)?.destroy
+    if (typeof destroy === 'function') destroy.call(s)
   }
 }
 
-function defaultPromptWriter(): NodeJS.WritableStream | undefined {
-  const fd = openTtyFd('w')
-  if (fd === undefined) return undefined
-  try {
-    const stream = new TtyWriteStream(fd)
-    // EIO once the terminal is hung up: it is gone (terminal/gone.ts), not a crash.
-    stream.on('error', () => confirmHangup())
-    return stream
-  } catch {
-    closeSync(fd)
-    return undefined
-  }
-}

@@ -8,12 +8,10 @@
 // copy on every tick. A write ends it; whoever waits again starts a new one.
 import {onTerminalBorrow} from '../terminal/borrow.js'
 import {onPromptClaim, openPrompt} from '../terminal/owner.js'
-import {registerRestore} from '../terminal/restore.js'
+import {InPlaceLine} from '../terminal/in-place-line.js'
 import {terminalGone} from '../terminal/gone.js'
-import {TERMINAL_SEQUENCES} from '../terminal/sequences.js'
 
 const TICK_MS = 100
-const ERASE = TERMINAL_SEQUENCES.eraseLine
 
 /** `⏱ Waiting… 2.3s` (pure: the label and the elapsed milliseconds). */
 export function statusText(label: string, elapsedMs: number, suffix = ''): string {
@@ -50,15 +48,15 @@ export class StatusLine {
   private started = 0
   private timer: NodeJS.Timeout | undefined
   private visible = false
-  /** While the line is on the screen, the restore registry erases it on any exit (a Ctrl+C, SIGQUIT, a crash). */
-  private unregisterErase: (() => void) | undefined
   private unsubscribe: (() => void) | undefined
   /** Children (editors) that have the terminal now. */
   private lent = 0
   private readonly now: () => number
+  private readonly line: InPlaceLine | undefined
 
   constructor(private readonly options: StatusLineOptions) {
     this.now = options.now ?? Date.now
+    this.line = options.write && new InPlaceLine(options.write)
   }
 
   /** Starts (or replaces) the status line; `suffix` adds e.g. a countdown. Returns its stop function. */
@@ -112,16 +110,13 @@ export class StatusLine {
     const elapsed = this.now() - this.started
     const text = statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '')
     const columns = this.options.columns?.()
-    this.options.write!(ERASE + (columns ? clipToCells(text, columns - 1) : text))
+    this.line!.show(columns ? clipToCells(text, columns - 1) : text)
     this.visible = true
-    this.unregisterErase ??= registerRestore({name: 'status-line', sequence: ERASE})
   }
 
   private erase(): void {
     if (!this.visible) return
     this.visible = false
-    this.unregisterErase?.()
-    this.unregisterErase = undefined
-    this.options.write!(ERASE)
+    this.line!.erase()
   }
 }

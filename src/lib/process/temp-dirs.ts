@@ -1,45 +1,26 @@
 // Private temporary directories that never outlive jp. A `finally` removes
 // one on the ordinary path, but not when jp ends while the work is still
-// running: process.exit from the third Ctrl+C or the shutdown watchdog, or
-// an uncaught exception, skip every pending `finally` (a tool's arguments
-// file would stay in /tmp). This registry is the floor under those paths:
-// each directory is registered while it lives and removed synchronously on
-// 'exit'. A SIGKILL of jp is the one way out it cannot cover.
-//
-// On globalThis: oclif can load this module twice (src and dist).
+// running (process.exit from the third Ctrl+C or the shutdown watchdog, an
+// uncaught exception): a tool's arguments file would stay in /tmp. The exit
+// registry (exit-registry.ts) removes what is still registered.
 import {rmSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-interface Registry {
-  dirs: Set<string>
-  hooked: boolean
-}
+import {exitRegistry} from './exit-registry.js'
 
-const KEY = Symbol.for('jp.tempDirs')
-
-function registry(): Registry {
-  const g = globalThis as unknown as Record<symbol, Registry | undefined>
-  return (g[KEY] ??= {dirs: new Set(), hooked: false})
-}
-
-/** Removes every registered directory now (synchronous: safe in an 'exit' listener). */
-export function removeTempDirs(): void {
-  const r = registry()
-  for (const dir of r.dirs) {
-    try {
-      rmSync(dir, {recursive: true, force: true})
-    } catch {
-      // An exit listener must not throw; what cannot be removed stays.
-    }
+const dirs = exitRegistry<string>('tempDirs', (dir) => {
+  try {
+    rmSync(dir, {recursive: true, force: true})
+  } catch {
+    // An exit listener must not throw; what cannot be removed stays.
   }
-  r.dirs.clear()
-}
+})
 
 /** Directories currently registered (for tests and diagnostics). */
 export function tempDirs(): string[] {
-  return [...registry().dirs]
+  return dirs.items()
 }
 
 export interface PrivateTempDir {
@@ -50,20 +31,14 @@ export interface PrivateTempDir {
 
 /** A fresh 0700 directory under the system temp dir, removed on every exit path jp controls. */
 export async function makePrivateTempDir(prefix: string): Promise<PrivateTempDir> {
-  const r = registry()
-  if (!r.hooked) {
-    r.hooked = true
-    // 'exit' also runs after an uncaught exception and after process.exit().
-    process.on('exit', removeTempDirs)
-  }
   // mkdtemp creates 0700 whatever the umask.
   const path = await mkdtemp(join(tmpdir(), prefix))
-  r.dirs.add(path)
+  const unregister = dirs.add(path)
   return {
     path,
     async remove() {
       await rm(path, {recursive: true, force: true}).catch(() => {})
-      r.dirs.delete(path)
+      unregister()
     },
   }
 }

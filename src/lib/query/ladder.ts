@@ -9,8 +9,7 @@
 import {defaultConfig} from '../config/defaults.js'
 import {pushFallbackMenu} from '../interrupt/gate.js'
 import {SignalRouter} from '../interrupt/signals.js'
-import {hasControllingTerminal} from '../terminal/tty.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
+import {hasTty} from '../terminal/tty.js'
 
 export interface QueryLadder {
   router: SignalRouter
@@ -26,9 +25,10 @@ export interface QueryLadder {
   close(): void
 }
 
-export function installQueryLadder(): QueryLadder {
-  let notice: (line: string) => void = (line) => void process.stderr.write(sanitizeUntrusted(line) + '\n')
-  const interactive = hasControllingTerminal()
+/** `say`: the command's chrome sink, for the notices of the time before the printer exists. */
+export function installQueryLadder(say: (line: string) => void): QueryLadder {
+  let notice = say
+  const interactive = hasTty()
   const router = new SignalRouter({isInteractive: () => interactive, notice: (line) => notice(line)}).install()
   const fallback = pushFallbackMenu({
     router,

@@ -11,7 +11,7 @@ import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'
 import {markdownFor} from '../printer/markdown.js'
 import {colorEnabled, type OutputFormat, Printer} from '../printer/printer.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
+import {hasTty} from '../terminal/tty.js'
 import {runTurn} from '../turn/turn-loop.js'
 import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
@@ -42,18 +42,20 @@ export interface QueryOptions {
   attach: string[]
 }
 
-/** Where the query runs: the command's workspace and store, and its `--cfg` layers. */
+/** Where the query runs: the command's workspace and store, its `--cfg` layers, and where a line of chrome goes before the query's printer exists. */
 export interface QueryContext {
   workspace: Workspace
   store: ConversationStore
   cfgArgs: readonly string[]
+  /** One line of chrome (untrusted parts included) while loading the config, before the printer exists: the command's `say`. */
+  say(line: string): void
 }
 
 /** Runs one query; resolves to the exit code, rejects with a QueryError for a one-line failure. */
 export async function runQuery(opts: QueryOptions, ctx: QueryContext): Promise<number> {
   // The ladder holds from here on: a Ctrl+C while stdin is read, the config
   // loads or the lock is awaited opens the fallback menu.
-  const ladder = installQueryLadder()
+  const ladder = installQueryLadder((line) => ctx.say(line))
   try {
     return await querySteps(opts, ctx, ladder)
   } catch (error) {
@@ -77,14 +79,14 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   const id = await resolveConversation(store, opts)
   // A broken config stops everything before any work is done.
   const config = await userFacing(() =>
-    loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: say}),
+    loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: (line) => ctx.say(line)}),
   )
   ladder.router.setEscalationCooldown(config.interrupt.escalation_cooldown_secs)
   // Rendering loads its parser now, before any request, so the first token renders at once.
   const markdown = await markdownFor({style: config.style, format: opts.format})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   ladder.useNotice((line) => printer.notice(line))
-  const interactive = printer.hasTty()
+  const interactive = hasTty()
   // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
   const attachments = await readAttachments(opts.attach, {cwd: process.cwd(), maxBytes: config.query.attach_max_bytes})
   const enabledTools = await chooseTools(config, opts)
@@ -129,9 +131,4 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     // -u: what the turn cost, summed over its requests, from the usage stored with it.
     usage: opts.usage ? () => usageLine(sumUsage(conversation.events, lastTurnStart(conversation.events))) : undefined,
   })
-}
-
-/** One line of chrome on stderr before the printer exists; it may quote workspace paths and keys. */
-function say(line: string): void {
-  process.stderr.write(sanitizeUntrusted(line) + '\n')
 }

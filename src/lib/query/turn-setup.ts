@@ -11,7 +11,7 @@ import type {SignalRouter} from '../interrupt/signals.js'
 import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import type {Printer} from '../printer/printer.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
+import {hasTty} from '../terminal/tty.js'
 import {runLocalTool} from '../tool/runner.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
 import type {TurnDeps} from '../turn/turn-loop.js'
@@ -66,7 +66,7 @@ export interface TurnSetup {
 /** Starts (on a terminal) the Ctrl+C key reader and builds the turn loop's deps around the query's router. */
 export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   const {config, printer, conversation, router} = opts
-  const interactive = printer.hasTty()
+  const interactive = hasTty()
   // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
   // the answer, so stop it the graceful way (what arrived is saved) and exit
   // as a producer cut off by SIGPIPE does, quietly.
@@ -153,7 +153,7 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     onEscalate: () => void router.shutdown(),
     pressAgain: () => ['shutdown', 'exit'].includes(router.handle('SIGINT').type),
   })
-  const print = (text: string) => printer.promptWriter()?.write(sanitizeUntrusted(text, {multiline: true}) + '\n')
+  const print = (text: string) => printer.ttyLine(text)
   // Ctrl+C at a tool prompt is a press of the ladder: the router hears it,
   // and the prompt's scope (pushed while it is on the screen) opens its menu.
   const scope = {
@@ -161,6 +161,6 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter): Pr
     push: (listener: () => void) => router.push(listener),
     press: () => void router.handle('SIGINT'),
   }
-  const columns = () => (printer.promptWriter() as {columns?: number} | undefined)?.columns
+  const columns = () => printer.ttyColumns()
   return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
 }

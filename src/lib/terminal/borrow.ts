@@ -5,6 +5,9 @@
 // step aside while it is lent.
 //
 // On globalThis: oclif can load this module twice (src via tsx and dist).
+import {constants as fsc} from 'node:fs'
+import {isatty, type ReadStream} from 'node:tty'
+
 import {openPrompt} from './owner.js'
 import {applyTerminalModes, isCanonical, saveTerminalModes, writeTerminal} from './modes.js'
 import {EDITOR_RESIDUE_OFF, SAVE_CURSOR} from './sequences.js'
@@ -126,4 +129,56 @@ function checkLateTeardown(saved: string): void {
       writeTerminal(fd, EDITOR_RESIDUE_OFF)
     }
   })
+}
+
+/** The terminal as a child (the user's editor) gets it: its stdin and stdout, and how jp takes it back. */
+export interface LentTerminal {
+  /** An fd of the controlling terminal, or 'inherit' (jp's own stdin/stdout are the terminal, or there is none). */
+  stdin: number | 'inherit'
+  stdout: number | 'inherit'
+  /** Takes the terminal back, however the child ended (saved, cancelled, killed); closes what was opened. */
+  takeBack(): void
+}
+
+/**
+ * Lends the terminal to a child that runs in jp's process group (the
+ * editor): its stdin and stdout are jp's own when they are a terminal, else
+ * the controlling terminal (`jp ... | cat` must still show the editor), else
+ * — no terminal at all (CI, cron) — whatever jp has. jp stops reading its
+ * own stdin and leaves raw mode meanwhile, and `handTerminalToChild` saves
+ * and restores the rest.
+ */
+export function lendTerminalToChild(): LentTerminal {
+  const fd = isatty(0) && isatty(1) ? undefined : openTtyFd(fsc.O_RDWR | fsc.O_NOCTTY)
+  const resume = suspendOwnStdin()
+  const takeBack = handTerminalToChild()
+  return {
+    stdin: fd ?? 'inherit',
+    stdout: fd ?? 'inherit',
+    takeBack() {
+      takeBack()
+      resume()
+      if (fd !== undefined) closeTtyFd(fd)
+    },
+  }
+}
+
+/**
+ * Stops reading jp's stdin when it is a terminal (it would steal the
+ * editor's keystrokes) and leaves raw mode so the editor starts from a
+ * cooked terminal. The returned function puts jp back as it was; switching
+ * raw mode off and on again re-applies it even though the editor changed
+ * the terminal behind Node's back.
+ */
+function suspendOwnStdin(): () => void {
+  if (!isatty(0)) return () => {}
+  const stdin = process.stdin as ReadStream
+  const wasRaw = stdin.isRaw === true
+  const wasFlowing = stdin.readableFlowing === true
+  if (wasFlowing) stdin.pause()
+  if (wasRaw) stdin.setRawMode(false)
+  return () => {
+    if (wasRaw) stdin.setRawMode(true)
+    if (wasFlowing) stdin.resume()
+  }
 }

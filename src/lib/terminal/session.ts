@@ -10,6 +10,23 @@ import {registerRestore} from './restore.js'
 import {TERMINAL_SEQUENCES as seq} from './sequences.js'
 import {writeAllSync} from './tty.js'
 
+/**
+ * The modes a prompt turns on, each with the bytes that turn it on and off
+ * (`on` empty: the prompt only needs the mode put back when it ends).
+ */
+const PROMPT_MODES = {
+  /** Pasted text arrives marked: a pasted newline does not submit. */
+  bracketedPaste: {on: seq.bracketedPasteOn, off: seq.bracketedPasteOff},
+  /** Kitty keyboard protocol, "disambiguate escape codes": Shift+Enter can be told from Enter. */
+  kittyKeyboard: {on: seq.kittyOn, off: seq.kittyOff},
+  /** The cursor is visible when the prompt ends, whatever hid it meanwhile (an editor). */
+  visibleCursor: {on: '', off: seq.cursorShow},
+  /** The prompt's frames set cursor shapes (the painter draws them): the terminal's default shape is back when it ends. */
+  cursorShapes: {on: '', off: seq.cursorDefault},
+} as const
+
+export type PromptMode = keyof typeof PROMPT_MODES
+
 type RawCapable = NodeJS.ReadableStream & {isTTY?: boolean; isRaw?: boolean; setRawMode?: (mode: boolean) => unknown}
 
 /**
@@ -47,11 +64,12 @@ export class TerminalSession {
     this.releaseRaw = holdRawMode(() => this.reapply())
   }
 
-  /** Writes `on` now and remembers `off` for restore(). */
-  enable(on: string, off: string): void {
-    this.write(on)
+  /** Turns `mode` on now and remembers how to turn it off for restore(). */
+  enable(mode: PromptMode): void {
+    const {on, off} = PROMPT_MODES[mode]
+    if (on) this.write(on)
     this.undo.push(off)
-    this.redo.push(on)
+    if (on) this.redo.push(on)
   }
 
   /**

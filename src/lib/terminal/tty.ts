@@ -45,16 +45,22 @@ export function withTtyFd<T>(flags: 'w' | 'r' | 'r+' | number, fn: (fd: number) 
   }
 }
 
-let cachedHasTerminal: boolean | undefined
+let cachedHasTty: boolean | undefined
 
-/** True when this process has a controlling terminal it can open. Cached. */
-export function hasControllingTerminal(): boolean {
-  if (cachedHasTerminal === undefined) {
+/**
+ * The one "is there a terminal" check: whether this process has a
+ * controlling terminal it can open for reading and writing. Prompts, menus,
+ * the Ctrl+C key reader, the status line and the router's menus all hinge
+ * on it. Cached: a process does not gain a controlling terminal while jp
+ * runs, and losing it (a hang-up) ends jp through SIGHUP.
+ */
+export function hasTty(): boolean {
+  if (cachedHasTty === undefined) {
     const fd = openTtyFd('r+')
-    cachedHasTerminal = fd !== undefined
+    cachedHasTty = fd !== undefined && tty.isatty(fd)
     if (fd !== undefined) closeTtyFd(fd)
   }
-  return cachedHasTerminal
+  return cachedHasTty
 }
 
 /** Writes every byte of `data` to `fd` synchronously (exit paths: the event loop will not flush a stream); throws on error. */
@@ -86,12 +92,12 @@ export function terminalAnswers(): boolean {
  * A read of the terminal ended (EOF) or one of its streams failed (EIO): on
  * a terminal that happens when it was hung up, unless it still answers (a
  * stream merely closed). Marks it gone then; returns whether it is gone.
- * `hasControllingTerminal()` is cached from its first call (the signal
+ * `hasTty()` is cached from its first call (the signal
  * router asks at install), so it says whether there was a terminal.
  */
 export function confirmHangup(): boolean {
   // Only a terminal jp had can go away: without one (CI, cron) nothing is lost.
-  if (!terminalGone() && hasControllingTerminal() && !terminalAnswers()) markTerminalGone()
+  if (!terminalGone() && hasTty() && !terminalAnswers()) markTerminalGone()
   return terminalGone()
 }
 
@@ -102,6 +108,37 @@ export function writeTtySync(fd: number, data: string): void {
     writeAllSync(fd, data)
   } catch {
     // A hung-up terminal (SIGHUP) is not a reason to fail an exit path.
+  }
+}
+
+/** A write stream on the controlling terminal (the printer's), or undefined without one. */
+export function openTtyWriteStream(): tty.WriteStream | undefined {
+  const fd = openTtyFd('w')
+  if (fd === undefined) return undefined
+  try {
+    const stream = new tty.WriteStream(fd)
+    // EIO once the terminal is hung up: it is gone (terminal/gone.ts), not a crash.
+    stream.on('error', () => confirmHangup())
+    return stream
+  } catch {
+    closeTtyFd(fd)
+    return undefined
+  }
+}
+
+/** A read stream on the controlling terminal (the Ctrl+C key reader's), or undefined without one. */
+export function openTtyReadStream(): tty.ReadStream | undefined {
+  const fd = openTtyFd('r')
+  if (fd === undefined) return undefined
+  try {
+    const stream = new tty.ReadStream(fd)
+    // EOF or EIO: the terminal was hung up (a closed window); the signal router hears of it and shuts down.
+    stream.on('error', () => confirmHangup())
+    stream.on('end', () => confirmHangup())
+    return stream
+  } catch {
+    closeTtyFd(fd)
+    return undefined
   }
 }
 
@@ -155,11 +192,4 @@ export function openTty(): TtyStreams | undefined {
     if (writeFd !== undefined) closeTtyFd(writeFd)
     return undefined
   }
-}
-
-/** True when a controlling terminal can be opened (without keeping it open). */
-export function hasTty(): boolean {
-  const streams = openTty()
-  streams?.close()
-  return streams !== undefined
 }

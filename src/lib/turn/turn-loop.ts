@@ -339,7 +339,7 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   const menu = (async () => {
     await printer.flush()
     if (!state.atLineStart) {
-      printer.promptWriter()?.write('\r\n')
+      printer.ttyLine('')
       printer.lineBroken()
     }
     return handler.handleStreamingInterrupt(!state.ended)

@@ -3,24 +3,14 @@
 // only keys that work (and the editor Ctrl+X opens), vi mode's newline and
 // per-mode Enter, and user bindings from `editor.inline.keys`.
 import {expect} from 'chai'
-import {fixture, keys, spawnPty, tempDir, tsxArgs, type PtyOptions, type PtySession} from '../../helpers/pty.js'
+import {fixture, keys, ptyTestContext, spawnPty, tsxArgs, type PtyOptions, type PtySession} from '../../helpers/pty.js'
 
 describe('inline reply keys (pty)', function () {
   this.timeout(30_000)
-  let term: PtySession | undefined
-  let tmp: ReturnType<typeof tempDir>
-
-  beforeEach(() => {
-    tmp = tempDir()
-  })
-  afterEach(() => {
-    term?.dispose()
-    term = undefined
-    tmp.cleanup()
-  })
+  const ctx = ptyTestContext()
 
   async function run(config: Record<string, unknown>, opts: PtyOptions = {}): Promise<PtySession> {
-    term = await spawnPty(tsxArgs(fixture('reply.ts'), JSON.stringify(config)), {...opts, env: {JP_TEST_DIR: tmp.dir, ...opts.env}})
+    const term = (ctx.term = await spawnPty(tsxArgs(fixture('reply.ts'), JSON.stringify(config)), {...opts, env: {JP_TEST_DIR: ctx.tmp.dir, ...opts.env}}))
     await term.waitForText(String(config.message ?? 'Reply:'))
     await term.settle(100)
     return term
@@ -28,7 +18,7 @@ describe('inline reply keys (pty)', function () {
 
   async function outcome(t: PtySession): Promise<unknown> {
     await t.waitForExit()
-    return JSON.parse(tmp.read('result.json'))
+    return JSON.parse(ctx.tmp.read('result.json'))
   }
 
   const history = ['git commit -m fix', 'git checkout main', 'git push']

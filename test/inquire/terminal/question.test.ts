@@ -12,6 +12,15 @@ const streams = memoryStreams
 
 const later = (fn: () => void) => new Promise<void>((resolve) => setTimeout(() => (fn(), resolve()), 30))
 
+/** Resolves once `ready()` holds (polled; a loaded machine may take a while to draw the question). */
+async function until(ready: () => boolean, what: string): Promise<void> {
+  const t0 = Date.now()
+  while (!ready()) {
+    if (Date.now() - t0 > 10_000) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
 describe('askQuestion (@inquirer/prompts input on the tty context)', () => {
   it('inserts text typed in one read mid-line at the cursor (Ctrl+A, then several characters)', async () => {
     const s = streams()
@@ -24,7 +33,7 @@ describe('askQuestion (@inquirer/prompts input on the tty context)', () => {
     const s = streams()
     const answer = askQuestion('Model:', {validate: (a) => a.includes('/') || `'${a}' is not PROVIDER/MODEL`}, s)
     await later(() => s.input.write('claude\r'))
-    await later(() => expect(s.written()).to.contain("'claude' is not PROVIDER/MODEL"))
+    await until(() => s.written().includes("'claude' is not PROVIDER/MODEL"), 'the validation problem')
     s.input.write('\x01x/\r')
     expect(await answer).to.equal('x/claude')
   })
@@ -56,11 +65,9 @@ describe('askQuestion (@inquirer/prompts input on the tty context)', () => {
       },
     })
     const answer = askQuestion('Model:', {}, {...s, input})
-    let whileOpen: string[] = []
-    await later(() => {
-      whileOpen = pendingRestores()
-      s.input.write('x/y\r')
-    })
+    await until(() => s.written().includes('Model:'), 'the question')
+    const whileOpen = pendingRestores()
+    s.input.write('x/y\r')
     expect(await answer).to.equal('x/y')
     expect(whileOpen).to.deep.equal(['question'])
     expect(modes).to.deep.equal([true, false])

@@ -46,6 +46,8 @@ export interface Frame {
   cursorCol: number
   /** The viewport's first row (state to carry into the next frame). */
   scrollTop: ScrollTop
+  /** The cursor's shape while this frame is up (vi modes); undefined leaves it as it is. */
+  cursorShape?: 'bar' | 'block'
 }
 
 export const CONTINUATION_PREFIX = '… '

@@ -1,5 +1,7 @@
-// The only part of the reply widget that writes escape sequences: it diffs a
-// new Frame against what is on the screen and writes just the difference.
+// The only part of the prompts that writes escape sequences (SPEC §18: with
+// src/lib/terminal/, whose sequences it borrows for the cursor's shape, the
+// cleared screen and the saved cursor): it diffs a new Frame against what is
+// on the screen and writes just the difference.
 //
 // Typing at the end of a line changes one row by an appended suffix, so the
 // painter writes the suffix and nothing else (the cursor is already there):
@@ -7,13 +9,20 @@
 // only the rows that differ. Positions are relative to the frame's first row
 // (no cursor-position queries): rows below the last one ever drawn are
 // created with CR LF (which scrolls), rows above are reached with CSI A.
+import {ERASE_BELOW, RESTORE_CURSOR, TERMINAL_SEQUENCES} from '../../terminal/sequences.js'
 import type {Frame} from './frame.js'
 
 export interface Writer {
   write(data: string): unknown
 }
 
+/** What a frame may ask of the cursor's shape (vi: bar in insert, block in normal mode). */
+export type CursorShape = NonNullable<Frame['cursorShape']>
+
+export type PaintedFrame = Pick<Frame, 'rows' | 'widths' | 'cursorRow' | 'cursorCol' | 'cursorShape'>
+
 const CSI = '\x1b['
+const SHAPE: Record<CursorShape, string> = {bar: TERMINAL_SEQUENCES.cursorBar, block: TERMINAL_SEQUENCES.cursorBlock}
 
 export class Painter {
   private rows: string[] = []
@@ -24,6 +33,10 @@ export class Painter {
   private col = 0
   /** Frame rows that exist on the screen (drawn at least once since the last reset). */
   private allocated = 1
+  /** The cursor shape last written; undefined: not known. */
+  private shape: CursorShape | undefined
+  /** Ctrl+L: the next paint starts on a cleared screen. */
+  private clearFirst = false
 
   constructor(
     private readonly out: Writer,
@@ -31,8 +44,17 @@ export class Painter {
   ) {}
 
   /** Draws `frame`, writing only what changed. Returns the bytes written (for benchmarks). */
-  paint(frame: Pick<Frame, 'rows' | 'widths' | 'cursorRow' | 'cursorCol'>): number {
+  paint(frame: PaintedFrame): number {
     let s = ''
+    if (this.clearFirst) {
+      this.clearFirst = false
+      s += TERMINAL_SEQUENCES.clearScreen
+    }
+    // Before the rows: the frame that names a new vi mode shows its shape.
+    if (frame.cursorShape !== undefined && frame.cursorShape !== this.shape) {
+      s += SHAPE[frame.cursorShape]
+      this.shape = frame.cursorShape
+    }
     const n = frame.rows.length
     for (let i = 0; i < n; i++) {
       const next = frame.rows[i]
@@ -84,6 +106,29 @@ export class Painter {
     this.row = 0
     this.col = 0
     this.allocated = 1
+    // Whoever drew meanwhile (an editor) may have set a shape of its own.
+    this.shape = undefined
+  }
+
+  /** Erases the cursor's line and goes to its column 0: where the first frame starts. */
+  eraseLine(): void {
+    this.out.write(TERMINAL_SEQUENCES.eraseLine)
+    this.col = 0
+  }
+
+  /** Ctrl+L: the screen is cleared and the next paint draws the whole frame at its top, in the same write. */
+  clearScreen(): void {
+    this.reset()
+    this.clearFirst = true
+  }
+
+  /**
+   * Back to the cursor position saved before an editor ran (terminal/borrow.ts
+   * saves it), erasing whatever is below: the next paint draws the frame there.
+   */
+  backToSavedCursor(): void {
+    this.out.write(RESTORE_CURSOR + ERASE_BELOW)
+    this.reset()
   }
 
   /** Erases the whole frame and leaves the cursor where it started. */

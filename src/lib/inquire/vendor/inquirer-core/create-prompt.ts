@@ -16,7 +16,6 @@
 // message) and `clearPromptOnDone` are dropped.
 import {AsyncResource} from 'node:async_hooks'
 import type {KeyListener, PromptTerminal} from '../../prompt-terminal.js'
-import {TERMINAL_SEQUENCES} from '../../../terminal/sequences.js'
 import {PromptScreen, type View} from '../../screen.js'
 import {runPrompt, type Settle} from '../../tty.js'
 import type {PromptContext} from '../../types.js'
@@ -49,8 +48,7 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
         dumb,
         columns: io.columns,
         rows: io.rows,
-        write: io.write,
-        enable: (on, off) => io.session.enable(on, off),
+        enable: (mode) => io.session.enable(mode),
         screen,
         onKey(listener) {
           listeners.add(listener)
@@ -60,7 +58,7 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
       // Keys typed while jp started were echoed by the terminal (it was not
       // raw yet) on this line: the prompt starts at column 0 of an erased
       // line, and draws those keys itself once it reads them.
-      if (!dumb) io.write(TERMINAL_SEQUENCES.eraseLine)
+      screen.eraseLine()
       if (context.preamble) io.write(context.preamble)
 
       // Upstream settles in `promise.finally` (a microtask after the key
@@ -80,7 +78,7 @@ export function createPrompt<Value, Config>(view: ViewFunction<Value, Config>): 
       }
 
       // The prompt owns the terminal from its first frame until it settles.
-      if (io.isTerminal) io.onClose(screen.own(io.write))
+      if (io.isTerminal) io.onClose(screen.own())
 
       return withHooks(term, (cycle) => {
         // Clear hook effects synchronously before the prompt settles: keys

@@ -1,0 +1,130 @@
+// What jp answers before it loads the CLI (issue 27): `jp --version` (`-v`)
+// and the root help (`jp`, `jp --help`, `jp -h`). Loading the bundle and
+// letting oclif read its manifests, scan for plugins and run the init hook
+// is most of jp's start-up; for these two answers none of it is needed when
+// nothing could change what oclif would print:
+//   - no user or linked plugins (oclif's `<data dir>/package.json`: their
+//     commands would be in the help, their init hooks would run) and no help
+//     theme (`<config dir>/theme.json`): either one, and oclif answers;
+//   - no DEBUG (oclif's debug output);
+//   - for the help, a width at which the text is the one the build recorded
+//     (scripts/root-help.js: oclif's own output, with the version line
+//     left open; recorded only where no line wraps, so at any wider width it
+//     is the same bytes), with colour or without as oclif's colour module
+//     decides here.
+// The version line is version.ts's, as oclif prints it. Directories are
+// found by oclif's rules (Config#dir, scopedEnvVar). This module is built
+// on its own (dist/first.js) and bin/run.js asks it before anything else.
+import {existsSync, readFileSync} from 'node:fs'
+import {homedir, tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {versionLine} from './version.js'
+
+/** What scripts/root-help.js records in dist/root-help.json. */
+export interface RootHelp {
+  /** The root help as oclif prints it without colour, with VERSION_MARK where the version line goes. */
+  text: string
+  /** The same with colour (its bold headings), when oclif's colour decides it: on a terminal, FORCE_COLOR, COLORTERM, CI. */
+  colored?: string
+  /** The narrowest terminal width (oclif's reckoning) at which `text` is what oclif prints. */
+  minWidth: number
+  /** The argument lists that print this help (the root help flags alone, or nothing). */
+  argvs: string[][]
+}
+
+/** Stands for the version line in the recorded help. */
+export const VERSION_MARK = '\u0000version\u0000'
+
+interface Pjson {
+  version: string
+  oclif: {bin: string; dirname?: string; binAliases?: string[]; additionalHelpFlags?: string[]; additionalVersionFlags?: string[]}
+}
+
+export interface FirstContext {
+  argv: string[]
+  /** The package's root (where package.json is). */
+  root: string
+  env: NodeJS.ProcessEnv
+  stdout: {isTTY?: boolean; getWindowSize?: () => number[]; write(text: string): unknown}
+  platform?: NodeJS.Platform
+}
+
+/** Answers `argv` at once and resolves to true, or to false: the CLI must be loaded. */
+export async function answerFirst(ctx: FirstContext): Promise<boolean> {
+  const {argv, env} = ctx
+  if (env.DEBUG) return false
+  let pjson: Pjson
+  try {
+    pjson = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as Pjson
+  } catch {
+    return false
+  }
+  const oclif = pjson.oclif
+  const version = argv.length > 0 && ['--version', ...(oclif.additionalVersionFlags ?? [])].includes(argv[0])
+  const helpFlags = new Set(['--help', ...(oclif.additionalHelpFlags ?? [])])
+  const help = !version && argv.every((a) => helpFlags.has(a))
+  if (!version && !help) return false
+  if (!untouched(pjson, env, ctx.platform ?? process.platform)) return false
+  if (version) {
+    ctx.stdout.write(`${versionLine(pjson.version)}\n`)
+    return true
+  }
+  let recorded: RootHelp
+  try {
+    recorded = JSON.parse(readFileSync(join(ctx.root, 'dist', 'root-help.json'), 'utf8')) as RootHelp
+  } catch {
+    return false
+  }
+  if (!recorded.argvs.some((a) => a.length === argv.length && a.every((w, i) => w === argv[i]))) return false
+  if (helpWidth(ctx.stdout, env) < recorded.minWidth) return false
+  const text = (await inColour(ctx)) ? recorded.colored : recorded.text
+  if (text === undefined) return false
+  ctx.stdout.write(text.replace(VERSION_MARK, versionLine(pjson.version)))
+  return true
+}
+
+/**
+ * Whether oclif's help would be in colour, asked as oclif asks (its theme's
+ * colorize: supports-color for stdout and stderr, then ansis), of the same
+ * modules (the build takes oclif's copies). Without FORCE_COLOR, a stdout that
+ * is no terminal is no colour for supports-color (no --color flag can be in
+ * argv here: it holds one help flag at most), known without loading it and
+ * node:tty, net and streams behind it.
+ */
+async function inColour(ctx: FirstContext): Promise<boolean> {
+  if (!('FORCE_COLOR' in ctx.env) && ctx.stdout.isTTY !== true) return false
+  const [{default: supports}, {default: ansis}] = await Promise.all([import('supports-color'), import('ansis')])
+  return Boolean(supports.stdout) && Boolean(supports.stderr) && ansis.isSupported()
+}
+
+/** No user or linked plugin and no help theme: what oclif would print is jp's alone. */
+function untouched(pjson: Pjson, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+  const dirname = pjson.oclif.dirname ?? pjson.oclif.bin
+  // oclif's scopedEnvVar: JP_DATA_DIR (and each bin alias's).
+  const scoped = (key: string) => {
+    for (const alias of [pjson.oclif.bin, ...(pjson.oclif.binAliases ?? [])]) {
+      const value = env[`${alias.replaceAll('@', '').replaceAll(/[/-]/g, '_')}_${key}`.toUpperCase()]
+      if (value) return value
+    }
+    return undefined
+  }
+  const windows = platform === 'win32'
+  const home = env.HOME || (windows && (env.HOMEDRIVE && env.HOMEPATH ? join(env.HOMEDRIVE, env.HOMEPATH) : env.USERPROFILE)) || homedir() || tmpdir()
+  // oclif's Config#dir.
+  const dir = (category: 'data' | 'config') =>
+    join(env[`XDG_${category.toUpperCase()}_HOME`] || (windows && env.LOCALAPPDATA) || join(home, category === 'data' ? '.local/share' : '.config'), dirname)
+  const dataDir = scoped('DATA_DIR') || dir('data')
+  const configDir = scoped('CONFIG_DIR') || dir('config')
+  return !existsSync(join(dataDir, 'package.json')) && !existsSync(join(configDir, 'theme.json'))
+}
+
+/** The width oclif's help wraps at (@oclif/core screen.js: OCLIF_COLUMNS, else the terminal's, 80 without one). */
+function helpWidth(stdout: FirstContext['stdout'], env: NodeJS.ProcessEnv): number {
+  const columns = Number.parseInt(env.OCLIF_COLUMNS ?? '', 10)
+  if (columns) return columns
+  if (!stdout.isTTY || !stdout.getWindowSize) return 80
+  const width = stdout.getWindowSize()[0]
+  return width < 1 ? 80 : width < 40 ? 40 : width
+}
+
+export {versionLine}

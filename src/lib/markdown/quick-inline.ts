@@ -1,0 +1,73 @@
+// The inline tokens of a paragraph segment in the shapes answers use most —
+// `**bold words**`, `*em*`, `` `code` ``, `[text](url)`, each with plain
+// text around it — without running markdown-it (whose per-call set-up costs
+// more than the rest of rendering the segment). Each shape is recognised only
+// where the CommonMark rules leave one reading, and the tokens are what
+// markdown-it gives for it, with its own link normalisation and validation;
+// anything else returns undefined and goes to the parser.
+// test/markdown/quick-inline.test.ts compares the two over generated segments.
+import type {Parser} from './render.js'
+
+type Token = ReturnType<Parser['parse']>[number]
+
+/**
+ * Text the inline parser leaves as one text token: no character any inline
+ * rule starts at (see INLINE_SYNTAX in render.ts), no whitespace but a plain
+ * space, nothing normalisation changes (CR, NUL), and no `//` (linkify's
+ * schema-less links).
+ */
+const TEXT = String.raw`(?:[^\\\x60*_~[\]<&:!\s\x00/]|/(?!/)| )`
+const SIDE_CHAR = String.raw`[^\\\x60*_~[\]<&:!\s\x00/]|/(?!/)`
+/** Around a construct: plain text without spaces (a segment has none outside constructs). */
+const SIDE = `(?:${SIDE_CHAR})*`
+
+/** `*x*` / `**x y**`: the inner text starts and ends with an ASCII letter or digit, so both runs flank it. */
+const EMPHASIS = new RegExp(String.raw`^(${SIDE})(\*\*?)([A-Za-z0-9](?:${TEXT}*[A-Za-z0-9])?)\2(${SIDE})$`)
+/** One backtick each side, the span without one (its content may hold anything else). */
+const CODE = new RegExp(String.raw`^(${SIDE})\x60([^\x60\r\x00]+)\x60(${SIDE})$`)
+/** `[text](dest)`: a destination without space, parentheses, escapes, entities or `<`; no title. */
+const LINK = new RegExp(String.raw`^(${SIDE})\[((?:${SIDE_CHAR})(?:${TEXT}*(?:${SIDE_CHAR}))?)\]\(([A-Za-z0-9\-._~:/?#@!$'+,;=%*]+)\)(${SIDE})$`)
+/** Plain text: one text token (markdown-it's, with the same characters). */
+const PLAIN_TEXT = new RegExp(`^(?:${TEXT})*$`)
+
+interface QuickToken {
+  type: string
+  content: string
+  markup: string
+  children: null
+  attrGet(name: string): string | null
+}
+
+function tok(type: string, content = '', markup = '', href?: string): QuickToken {
+  return {type, content, markup, children: null, attrGet: (name) => (name === 'href' && href !== undefined ? href : null)}
+}
+
+function around(head: string, inner: QuickToken[], tail: string): Token[] {
+  const out: QuickToken[] = []
+  if (head !== '') out.push(tok('text', head))
+  out.push(...inner)
+  if (tail !== '') out.push(tok('text', tail))
+  return out as unknown as Token[]
+}
+
+/** markdown-it's inline tokens for `src`, when it has one of the shapes above; else undefined. */
+export function quickInline(src: string, md: Parser): Token[] | undefined {
+  if (PLAIN_TEXT.test(src)) return (src === '' ? [] : [tok('text', src)]) as unknown as Token[]
+  const c = src.charCodeAt(0)
+  let m: RegExpExecArray | null
+  if (src.includes('*') && (m = EMPHASIS.exec(src))) {
+    const strong = m[2].length === 2
+    return around(m[1], [tok(strong ? 'strong_open' : 'em_open', '', m[2]), tok('text', m[3]), tok(strong ? 'strong_close' : 'em_close', '', m[2])], m[4])
+  }
+  if (src.includes('`') && (m = CODE.exec(src))) {
+    let content = m[2].replace(/\n/g, ' ')
+    if (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content)) content = content.slice(1, -1)
+    return around(m[1], [tok('code_inline', content, '`')], m[3])
+  }
+  if ((c === 91 || src.includes('[')) && (m = LINK.exec(src))) {
+    const href = md.normalizeLink(m[3])
+    if (!md.validateLink(href)) return undefined
+    return around(m[1], [tok('link_open', '', '', href), tok('text', m[2]), tok('link_close')], m[4])
+  }
+  return undefined
+}
