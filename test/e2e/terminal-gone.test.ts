@@ -43,17 +43,12 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
     return res
   }
 
-  async function storedAnswer(r: JpRun): Promise<string> {
-    const events = (await r.events()) as Array<{type: string; message?: string}>
-    return events.filter((e) => e.type === 'chat_response' && typeof e.message === 'string').map((e) => e.message!).join('')
-  }
-
   for (const redirect of ['tty', 'files'] as const) {
     it(`while the answer streams (stdout and stderr ${redirect === 'tty' ? 'the terminal' : 'in files'}): 129, the answer so far saved`, async () => {
       const r = await streaming({redirect})
       await r.poll(() => (redirect === 'tty' ? r.term.screenText() : r.stdoutSoFar()).includes('w3 '), 'w3')
       await closeWindow(r)
-      const saved = await storedAnswer(r)
+      const saved = await r.savedAnswer()
       expect(saved.startsWith('w0 w1 w2 w3 ')).to.equal(true)
       expect(saved.length).to.be.lessThan(words(300).join('').length)
     })
@@ -65,7 +60,7 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
     r.term.send(keys.ctrlC)
     await r.term.waitForText('Interrupted [c,r,s,a,?]')
     await closeWindow(r)
-    expect((await storedAnswer(r)).startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect((await r.savedAnswer()).startsWith('w0 w1 w2 w3 ')).to.equal(true)
   })
 
   it('at a tool permission prompt: 129, the tool never ran and the call is answered in the saved conversation', async () => {
@@ -104,6 +99,6 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
     r.term.send('r')
     await r.poll(() => existsSync(join(gateDir, 'editor-started')), 'the editor to start')
     await closeWindow(r)
-    expect((await storedAnswer(r)).startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    expect((await r.savedAnswer()).startsWith('w0 w1 w2 w3 ')).to.equal(true)
   })
 })

@@ -1,7 +1,8 @@
 // Every exit ends the terminal line cleanly, and the ladder holds from the
 // command's first line (issue 23, finding 6): bin/run.js in a real
 // pseudo-terminal (JpRun: `sh -c`, status and stty read inside the session),
-// real keys and signals. Each test failed on the code before the fix.
+// real keys and signals. Each test failed on the code before the fix, but
+// SIGTERM at the streaming menu, which guards that a menu ends as tidily.
 import {expect} from 'chai'
 import {spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -62,6 +63,20 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(143)
     lineEnded(r)
+  })
+
+  it('SIGTERM with the streaming menu open: 143, the menu line ended, the answer so far saved', async () => {
+    const r = await streaming()
+    await r.term.waitForText('w3 ')
+    r.term.send(keys.ctrlC)
+    await r.term.waitForText('Interrupted [c,r,s,a,?]')
+    process.kill(r.jpPid(), 'SIGTERM')
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(143)
+    expect(r.term.screenText()).to.match(/^Interrupted \[c,r,s,a,\?\]\s*$/m)
+    lineEnded(r)
+    expect(res.sttyAfter).to.equal(res.sttyBefore)
+    expect(await r.savedAnswer()).to.include('w0 w1 w2 w3')
   })
 
   describe('the lock wait', () => {
