@@ -4,7 +4,7 @@
 // edit` passes (SPEC §5, §13).
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
-import {readFileSync, realpathSync} from 'node:fs'
+import {readFileSync, realpathSync, statSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
 import {afterEach, before, beforeEach, describe, it} from 'mocha'
@@ -30,7 +30,9 @@ describe('the example editor backend plugin, step by step as documented', functi
   this.timeout(120_000)
   let sandbox: Sandbox
 
-  before(() => {
+  before(function () {
+    // A precondition, not a measure: on a busy machine the shared build lock and the build take minutes.
+    this.timeout(600_000)
     execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
   })
   beforeEach(() => {
@@ -45,8 +47,11 @@ describe('the example editor backend plugin, step by step as documented', functi
     it(`${doc}: "${heading}" runs, editing the query file and the conversation directory`, async () => {
       const [script] = codeBlocksUnder(readFileSync(join(ROOT, doc), 'utf8'), heading)
       expect(script, `an sh block under "${heading}"`).to.be.a('string')
+      const built = statSync(join(ROOT, 'dist', 'jp.cjs')).mtimeMs
       const r = await runScript(script, {sandbox, cwd: ROOT})
       expect(r.code, r.stderr).to.equal(0)
+      // Linking jp-llm-cli must not run its prepare: a rebuild of jp under the running suite (dist/ removed meanwhile).
+      expect(statSync(join(ROOT, 'dist', 'jp.cjs')).mtimeMs, 'the step rebuilt jp (dist/jp.cjs)').to.equal(built)
       expect(r.stdout).to.include('You said: hello')
       expect(r.stderr).to.not.match(/warning|auto-transpiled|EISDIR/i)
 

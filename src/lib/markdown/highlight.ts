@@ -37,25 +37,43 @@ export function createHighlighter(): Highlighter {
       const start = Math.max(from, lines.length - 1 - CONTEXT_LINES)
       const code = lines.slice(start).join('\n')
       const result = hljs.highlight(code, {language, ignoreIllegals: true}) as ReturnType<typeof hljs.highlight> & {_top?: {parent?: unknown}}
-      const all = htmlLines(result.value, theme)
-      return {pieces: all[all.length - 1] ?? [], ground: result._top === undefined || result._top.parent === undefined}
+      return {pieces: lastHtmlLine(result.value, theme), ground: result._top === undefined || result._top.parent === undefined}
     },
   }
 }
 
 const ENTITY: Record<string, string> = {'&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'"}
 
-/** highlight.js HTML (`<span class="hljs-x">`, entities) → styled pieces per line. */
-export function htmlLines(html: string, theme: CodeTheme): Piece[][] {
-  const lines: Piece[][] = [[]]
+/** The pieces of the last line of highlight.js HTML (the lines before it only open and close spans). */
+function lastHtmlLine(html: string, theme: CodeTheme): Piece[] {
+  const nl = html.lastIndexOf('\n')
+  if (nl < 0) return htmlLines(html, theme)[0]
+  // The styles open at the last line's start: the spans opened and not closed before it.
   const stack: Style[] = [PLAIN]
+  const re = /<span class="([^"]*)">|<\/span>/g
+  let m: RegExpExecArray | null
+  const head = html.slice(0, nl)
+  while ((m = re.exec(head)) !== null) {
+    if (m[1] !== undefined) stack.push(merge(stack[stack.length - 1], themeStyle(theme, m[1])))
+    else if (stack.length > 1) stack.pop()
+  }
+  return htmlLines(html.slice(nl + 1), theme, stack)[0]
+}
+
+function themeStyle(theme: CodeTheme, classes: string): Style | undefined {
+  const scope = classes.split(' ')[0].replace(/^hljs-/, '')
+  return theme[scope] ?? theme[scope.split('.')[0]]
+}
+
+/** highlight.js HTML (`<span class="hljs-x">`, entities) → styled pieces per line; `stack`: the styles open where it starts. */
+export function htmlLines(html: string, theme: CodeTheme, stack: Style[] = [PLAIN]): Piece[][] {
+  const lines: Piece[][] = [[]]
   const re = /<span class="([^"]*)">|<\/span>|&[#\w]+;|\n|[^<&\n]+/g
   let m: RegExpExecArray | null
   while ((m = re.exec(html)) !== null) {
     const t = m[0]
     if (m[1] !== undefined) {
-      const scope = m[1].split(' ')[0].replace(/^hljs-/, '')
-      stack.push(merge(stack[stack.length - 1], theme[scope] ?? theme[scope.split('.')[0]]))
+      stack.push(merge(stack[stack.length - 1], themeStyle(theme, m[1])))
     } else if (t === '</span>') {
       if (stack.length > 1) stack.pop()
     } else if (t === '\n') {

@@ -30,16 +30,23 @@ const LINK = new RegExp(String.raw`^(${SIDE})\[((?:${SIDE_CHAR})(?:${TEXT}*(?:${
 /** Plain text: one text token (markdown-it's, with the same characters). */
 const PLAIN_TEXT = new RegExp(`^(?:${TEXT})*$`)
 
-interface QuickToken {
-  type: string
-  content: string
-  markup: string
-  children: null
-  attrGet(name: string): string | null
+/** The part of markdown-it's Token the renderer reads. */
+class QuickToken {
+  readonly children = null
+  constructor(
+    readonly type: string,
+    readonly content = '',
+    readonly markup = '',
+    private readonly href?: string,
+  ) {}
+
+  attrGet(name: string): string | null {
+    return name === 'href' && this.href !== undefined ? this.href : null
+  }
 }
 
 function tok(type: string, content = '', markup = '', href?: string): QuickToken {
-  return {type, content, markup, children: null, attrGet: (name) => (name === 'href' && href !== undefined ? href : null)}
+  return new QuickToken(type, content, markup, href)
 }
 
 function around(head: string, inner: QuickToken[], tail: string): Token[] {

@@ -114,6 +114,7 @@ export class LineWrapper {
     const plain = link === undefined && this.word.length === 0 && isPlain(style, this.opts.color) && ASCII.test(text)
     let i = 0
     const n = text.length
+    if (plain && text.charCodeAt(0) !== 32 && !text.includes('  ')) i = this.placePlainRun(text)
     while (i < n) {
       const sp = text.indexOf(' ', i)
       const end = sp < 0 ? n : sp
@@ -129,6 +130,30 @@ export class LineWrapper {
       if (sp < 0) break
       this.space()
       i = sp + 1
+    }
+  }
+
+  /**
+   * Words of unstyled one-cell text separated by single spaces, placed as
+   * placePlain would place them one by one: as many whole words as fit go
+   * onto the line in one step. Returns where the words not placed start (the
+   * last word, when no space ends it, stays for the caller).
+   */
+  private placePlainRun(text: string): number {
+    let i = 0
+    for (;;) {
+      const sp = text.indexOf(' ', i)
+      if (sp < 0) return i
+      if (!this.started || this.lineEmpty || this.col + 1 + (sp - i) > this.width) {
+        this.placePlain(text.slice(i, sp))
+        i = sp + 1
+        continue
+      }
+      // The last space at most a line's room away ends the last word that fits.
+      const e = text.lastIndexOf(' ', i + this.width - this.col - 1)
+      this.out += ' ' + text.slice(i, e)
+      this.col += 1 + e - i
+      i = e + 1
     }
   }
 
