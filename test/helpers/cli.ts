@@ -24,8 +24,19 @@ export interface Sandbox {
   cleanup(): void
 }
 
-/** Environment variables that would leak the developer's setup into a test. */
-const SCRUB = /^(JP_|XDG_|ANTHROPIC_|OPENAI_|OPENROUTER_|OLLAMA_|EDITOR$|VISUAL$|NO_COLOR$)/
+/**
+ * Environment variables that would leak the developer's (or CI's) setup into
+ * a test: keys, paths, editors, the outer terminal, and what turns colour on
+ * (CI=true makes oclif colour a pipe; a test that wants it sets it).
+ */
+const SCRUB = /^(JP_|XDG_|ANTHROPIC_|OPENAI_|OPENROUTER_|OLLAMA_|EDITOR$|VISUAL$|NO_COLOR$|FORCE_COLOR$|COLORTERM$|CI$|TMUX|KITTY_)/
+
+/** A copy of process.env without what SCRUB names. */
+export function scrubbedEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUB.test(k)) env[k] = v
+  return env
+}
 
 export function makeSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'jp-test-'))
@@ -33,8 +44,7 @@ export function makeSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
   const cwd = join(dir, 'work')
   mkdirSync(home, {recursive: true})
   mkdirSync(cwd, {recursive: true})
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!SCRUB.test(k)) env[k] = v
+  const env: NodeJS.ProcessEnv = scrubbedEnv()
   Object.assign(env, {
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),

@@ -22,6 +22,7 @@ import {createRequire} from 'node:module'
 import type * as XtermHeadless from '@xterm/headless'
 import * as nodePty from '@lydell/node-pty'
 import {afterEach, beforeEach} from 'mocha'
+import {scrubbedEnv} from './cli.js'
 
 // @xterm/headless is a webpack CJS bundle whose named exports ESM cannot see.
 const require = createRequire(import.meta.url)
@@ -148,14 +149,11 @@ export interface PtySession {
   dispose(): void
 }
 
-const SCRUB = /^(JP_|XDG_|ANTHROPIC_|OPENAI_|OPENROUTER_|OLLAMA_|EDITOR$|VISUAL$|NO_COLOR$|TMUX|KITTY_|COLORTERM$)/
-
 /** Spawns `args` (node arguments by default) in a fresh pseudo-terminal. */
 export async function spawnPty(args: string[], opts: PtyOptions = {}): Promise<PtySession> {
   const cols = opts.cols ?? 80
   const rows = opts.rows ?? 24
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUB.test(k)) env[k] = v
+  const env = scrubbedEnv()
   env.TERM = 'xterm-256color'
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k]
