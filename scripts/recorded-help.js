@@ -17,7 +17,7 @@
 // The version line (root help only) is left open: the Node version and
 // platform are the running ones. Nothing is written when the root help has no
 // version line, or more than one: oclif then answers everything.
-import {spawnSync} from 'node:child_process'
+import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -84,27 +84,32 @@ try {
   Object.assign(env, {HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache')})
   const lists = argvs()
   /** What each argument list prints at this width and colour level (FORCE_COLOR decides oclif's colour whatever the build's environment: CI, COLORTERM). */
-  const render = (columns, color) => {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, JSON.stringify(lists)], {
+  const render = async (columns, color) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, JSON.stringify(lists)], {
       cwd: home,
       env: {...env, OCLIF_COLUMNS: String(columns), FORCE_COLOR: color},
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     })
-    if (r.status !== 0) throw new Error(`recording the help (${columns} columns, FORCE_COLOR=${color}): exit ${r.status}: ${r.stderr}`)
-    const results = JSON.parse(r.output[3])
+    const read = (stream) => new Promise((resolve) => {
+      let text = ''
+      stream.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(text))
+    })
+    const [stderr, output, status] = await Promise.all([read(child.stdio[2]), read(child.stdio[3]), new Promise((resolve) => child.on('close', resolve))])
+    if (status !== 0) throw new Error(`recording the help (${columns} columns, FORCE_COLOR=${color}): exit ${status}: ${stderr}`)
+    const results = JSON.parse(output)
     return (args) => {
       const got = results[JSON.stringify(args)]
       return got.ok && got.stderr === '' && got.stdout !== '' ? got.stdout : undefined
     }
   }
-  const [plain, plainWide, colored, coloredWide, coloredMost] = [
+  // The children in parallel: each is one bundle load and a few ms per help.
+  const [plain, plainWide, colored, coloredWide, coloredMost] = await Promise.all([
     render(80, '0'),
     render(1000, '0'),
     render(80, '1'),
     render(1000, '1'),
     render(80, '3'),
-  ]
+  ])
   const line = versionLine(pkg.version)
   const rootText = plain(['--help'])
   if (rootText === undefined || rootText.split(line).length !== 2) {

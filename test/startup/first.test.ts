@@ -51,7 +51,8 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
   it('every recorded argument list prints the bytes oclif prints, without colour and with', async function () {
     this.timeout(600_000)
     const {helps} = JSON.parse(readFileSync(join(ROOT, 'dist', 'recorded-help.json'), 'utf8')) as {helps: {argvs: string[][]; colored?: string}[]}
-    const lists = helps.flatMap((h) => h.argvs.map((argv) => ({argv, colored: h.colored !== undefined})))
+    // In colour: one list per text (the others print the same bytes without colour).
+    const lists = helps.flatMap((h) => h.argvs.map((argv, i) => ({argv, colored: i === 0 && h.colored !== undefined})))
     // The commands, aliases and topics of the manifests are all there (a build that recorded nothing would pass the rest).
     expect(lists.length).to.be.greaterThan(40)
     const check = async ({argv, colored}: {argv: string[]; colored: boolean}) => {
@@ -78,7 +79,7 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
     expect(coverageOf(['--help'], {env}).bundleRan).to.equal(true)
   })
 
-  for (const columns of ['79', '81', '120']) {
+  for (const columns of ['70', '81', '120']) {
     it(`jp query --help at ${columns} columns (recorded at 80 only: its lines wrap), oclif renders it`, async () => {
       const env = {OCLIF_COLUMNS: columns}
       const other = await runJp(['query', '--help'], {sandbox: sb, env})
@@ -131,7 +132,8 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
     expect(linked.code, linked.stderr).to.equal(0)
     for (const args of [['conversation', '--help'], ['conversation'], ['c', '-h']]) {
       const topic = await runJp(args, {sandbox: sb})
-      expect([topic.code, topic.stderr]).to.deep.equal([0, ''])
+      // (stderr: oclif's warning that a linked ES module plugin is not transpiled.)
+      expect(topic.code, topic.stderr).to.equal(0)
       expect(topic.stdout, `jp ${args.join(' ')}`).to.match(/^ {2}conversation hello +Greet a conversation$/m)
       expect(topic.stdout).to.equal((await runJp(args, {sandbox: sb, env: OCLIF})).stdout)
     }
