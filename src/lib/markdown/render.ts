@@ -22,7 +22,7 @@ import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
-import {quickInline} from './quick-inline.js'
+import {quickInline, quickTable} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -432,6 +432,12 @@ export class MarkdownRenderer {
     }
     const h = kind === 'heading' && this.opts.quick !== false ? QUICK_HEADING.exec(source) : null
     if (h) return this.heading(h[1].length, this.inlineTokens(asciiTrim(h[2])), {width, first: [], rest: []})
+    const t = kind === 'table' && this.opts.quick !== false ? quickTable(source) : undefined
+    if (t) {
+      const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
+      this.out += this.tableRows(rows, {width, first: [], rest: []})
+      return
+    }
     const tokens = this.opts.md.parse(source, {})
     this.blockTokens(tokens, 0, tokens.length, {width, first: [], rest: []})
   }
@@ -558,8 +564,8 @@ export class MarkdownRenderer {
   }
 
   private table(tokens: Token[], open: number, close: number, ctx: Ctx): string {
-    const rows: TableCell[][] = []
-    let row: TableCell[] | undefined
+    const rows: SourceCell[][] = []
+    let row: SourceCell[] | undefined
     for (let j = open; j < close; j++) {
       const t = tokens[j]
       if (t.type === 'tr_open') row = []
@@ -567,13 +573,22 @@ export class MarkdownRenderer {
       else if ((t.type === 'th_open' || t.type === 'td_open') && row) {
         const align = /text-align:(left|right|center)/.exec(String(t.attrGet('style') ?? ''))?.[1] as TableCell['align']
         const children = tokens[j + 1]?.type === 'inline' ? (tokens[j + 1].children ?? []) : []
-        const header = t.type === 'th_open'
+        row.push({children, header: t.type === 'th_open', align})
+      }
+    }
+    return this.tableRows(rows, ctx)
+  }
+
+  private tableRows(source: SourceCell[][], ctx: Ctx): string {
+    const rows: TableCell[][] = source.map((row) =>
+      row.map(({children, header, align}) => {
         const one = this.cellLines(children, MAX_WIDTH, header)
         const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
         const longest = one.reduce((n, l) => Math.max(n, ...l.text.replace(SGR_OR_OSC, '').split(' ').map(cells)), 0)
-        row.push({render: (width) => this.cellLines(children, width, header), natural, min: longest, align})
-      }
-    }
+        // Lines that fit the width are what wrapping at it gives: no second layout.
+        return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
+      }),
+    )
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
     return lines.map((l, k) => paintPieces(k === 0 ? ctx.first : ctx.rest, this.opts.color) + l + '\n').join('')
@@ -595,6 +610,13 @@ interface Code {
   language?: string
   lines: string[]
   from: number
+}
+
+/** A table cell as parsed: its inline tokens. */
+interface SourceCell {
+  children: readonly Token[]
+  header: boolean
+  align: TableCell['align']
 }
 
 interface Ctx {
