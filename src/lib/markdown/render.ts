@@ -584,7 +584,8 @@ export class MarkdownRenderer {
       row.map(({children, header, align}) => {
         const one = this.cellLines(children, MAX_WIDTH, header)
         const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
-        const longest = one.reduce((n, l) => Math.max(n, ...l.text.replace(SGR_OR_OSC, '').split(' ').map(cells)), 0)
+        let longest = 0
+        for (const l of one) for (const word of unpainted(l.text).split(' ')) longest = Math.max(longest, cells(word))
         // Lines that fit the width are what wrapping at it gives: no second layout.
         return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
       }),
@@ -601,7 +602,10 @@ export class MarkdownRenderer {
     w.finish()
     const out = w.take()
     if (out === '') return []
-    return out.replace(/\n$/, '').split('\n').map((text) => ({text, width: visibleWidth(text)}))
+    const lines = out.slice(0, out.endsWith('\n') ? -1 : undefined).split('\n')
+    const result: {text: string; width: number}[] = []
+    for (const text of lines) result.push({text, width: visibleWidth(text)})
+    return result
   }
 }
 
@@ -675,7 +679,12 @@ function expandTabs(line: string): string {
 // eslint-disable-next-line no-control-regex
 const SGR_OR_OSC = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b]*\u001b\\/g
 
-/** Cells of painted text (its SGR and OSC 8 are ours and take none). */
+/** Painted text without its SGR and OSC 8 (ours: they take no cells). */
+function unpainted(text: string): string {
+  return text.includes('\u001b') ? text.replace(SGR_OR_OSC, '') : text
+}
+
+/** Cells of painted text. */
 function visibleWidth(text: string): number {
-  return cells(text.replace(SGR_OR_OSC, ''))
+  return cells(unpainted(text))
 }
