@@ -177,18 +177,13 @@ export class MarkdownRenderer {
   }
 
   private segments(segments: Segment[], w: LineWrapper): void {
-    // Plain segments (no inline syntax) joined by soft spaces go to the wrapper as one run.
-    let run = ''
     for (const seg of segments) {
       let text = seg.text
       const softEnd = seg.space === '' || !seg.space.includes('\n')
-      if (softEnd && !INLINE_SYNTAX.test(text) && this.base === PLAIN) {
-        run += seg.space === '' ? text : text + ' '
+      if (softEnd && this.base === PLAIN && !INLINE_SYNTAX.test(text)) {
+        // Plain words (no inline syntax, so no tab or double space either) and a soft space.
+        w.plainSegment(text, seg.space !== '')
         continue
-      }
-      if (run !== '') {
-        w.text(run.replace(/\t/g, ' '), this.base)
-        run = ''
       }
       // A backslash before the newline is a hard break: the segment ends at it.
       const backslashBreak = seg.space.startsWith('\n') && /(^|[^\\])(\\\\)*\\$/.test(text)
@@ -199,7 +194,6 @@ export class MarkdownRenderer {
       if (backslashBreak || (nl >= 2 && /^ {2,}$/.test(seg.space.slice(0, nl).replace(/\t/g, '  ')))) w.hardBreak()
       else w.space()
     }
-    if (run !== '') w.text(run.replace(/\t/g, ' '), this.base)
   }
 
   /** Inline markdown source into `w`: plain text directly, anything else through the parser. */
