@@ -60,6 +60,26 @@ function around(head: string, inner: QuickToken[], tail: string): Token[] {
   return out as unknown as Token[]
 }
 
+/**
+ * markdown-it's normalizeLink (URL parsing, punycode, percent-encoding: the
+ * costliest step of a link) then validateLink, remembered per parser: both
+ * are functions of the URL alone, and an answer links the same pages again.
+ * undefined: not a valid link.
+ */
+const LINKS = new WeakMap<Parser, Map<string, string | undefined>>()
+const MAX_LINKS = 512
+
+function normalizedLink(md: Parser, url: string): string | undefined {
+  let known = LINKS.get(md)
+  if (!known) LINKS.set(md, (known = new Map()))
+  if (known.has(url)) return known.get(url)
+  const href = md.normalizeLink(url)
+  const valid = md.validateLink(href) ? href : undefined
+  if (known.size >= MAX_LINKS) known.clear()
+  known.set(url, valid)
+  return valid
+}
+
 /** markdown-it's inline tokens for `src`, when it has one of the shapes above; else undefined. */
 export function quickInline(src: string, md: Parser): Token[] | undefined {
   if (PLAIN_TEXT.test(src)) return (src === '' ? [] : [tok('text', src)]) as unknown as Token[]
@@ -75,8 +95,8 @@ export function quickInline(src: string, md: Parser): Token[] | undefined {
     return around(m[1], [tok('code_inline', content, '`')], m[3])
   }
   if ((c === 91 || src.includes('[')) && (m = LINK.exec(src))) {
-    const href = md.normalizeLink(m[3])
-    if (!md.validateLink(href)) return undefined
+    const href = normalizedLink(md, m[3])
+    if (href === undefined) return undefined
     return around(m[1], [tok('link_open', '', '', href), tok('text', m[2]), tok('link_close')], m[4])
   }
   return undefined

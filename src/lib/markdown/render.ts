@@ -209,20 +209,19 @@ export class MarkdownRenderer {
   /** Inline tokens into a wrapper. */
   private inline(tokens: readonly Token[], w: LineWrapper, style: Style): void {
     const stack: Style[] = [style]
-    let link: {href: string; auto: boolean; text: string} | undefined
-    const cur = () => stack[stack.length - 1]
-    const linkUrl = () => (this.opts.hyperlinks && link ? safeUrl(link.href) : undefined)
+    let cur = style
+    let link: {href: string; auto: boolean; text: string; url: string | undefined} | undefined
     for (const t of tokens) {
       switch (t.type) {
         case 'text':
         case 'text_special':
         case 'html_inline':
           if (link) link.text += t.content
-          w.text(t.content.replace(/[\t\n]/g, ' '), cur(), linkUrl())
+          w.text(spaced(t.content), cur, link?.url)
           break
         case 'code_inline':
           if (link) link.text += t.content
-          w.text(t.content.replace(/[\t\n]/g, ' '), merge(cur(), ELEMENT.code), linkUrl())
+          w.text(spaced(t.content), merge(cur, ELEMENT.code), link?.url)
           break
         case 'softbreak':
           w.space()
@@ -231,46 +230,48 @@ export class MarkdownRenderer {
           w.hardBreak()
           break
         case 'strong_open':
-          stack.push(merge(cur(), ELEMENT.strong))
+          stack.push((cur = merge(cur, ELEMENT.strong)))
           break
         case 'em_open':
-          stack.push(merge(cur(), ELEMENT.em))
+          stack.push((cur = merge(cur, ELEMENT.em)))
           break
         case 's_open':
-          stack.push(merge(cur(), ELEMENT.strike))
+          stack.push((cur = merge(cur, ELEMENT.strike)))
           break
         case 'strong_close':
         case 'em_close':
         case 's_close':
           if (stack.length > 1) stack.pop()
+          cur = stack[stack.length - 1]
           break
         case 'link_open': {
           const href = String(t.attrGet('href') ?? '')
-          link = {href, auto: t.markup === 'autolink' || t.markup === 'linkify', text: ''}
-          stack.push(merge(cur(), ELEMENT.link))
+          link = {href, auto: t.markup === 'autolink' || t.markup === 'linkify', text: '', url: this.opts.hyperlinks ? safeUrl(href) : undefined}
+          stack.push((cur = merge(cur, ELEMENT.link)))
           break
         }
         case 'link_close':
           if (stack.length > 1) stack.pop()
+          cur = stack[stack.length - 1]
           if (link && !link.auto && link.href !== '' && link.href !== link.text && link.href !== `mailto:${link.text}`) {
             w.space()
-            w.text(`(${link.href})`, merge(cur(), ELEMENT.url))
+            w.text(`(${link.href})`, merge(cur, ELEMENT.url))
           }
           link = undefined
           break
         case 'image': {
           const alt = t.content || 'image'
           const src = String(t.attrGet('src') ?? '')
-          w.text(`[image: ${alt}]`, merge(cur(), ELEMENT.link), this.opts.hyperlinks && src ? safeUrl(src) : undefined)
+          w.text(`[image: ${alt}]`, merge(cur, ELEMENT.link), this.opts.hyperlinks && src ? safeUrl(src) : undefined)
           if (src !== '') {
             w.space()
-            w.text(`(${src})`, merge(cur(), ELEMENT.url))
+            w.text(`(${src})`, merge(cur, ELEMENT.url))
           }
           break
         }
         default:
-          if (t.children) this.inline(t.children, w, cur())
-          else if (t.content) w.text(t.content, cur())
+          if (t.children) this.inline(t.children, w, cur)
+          else if (t.content) w.text(t.content, cur)
       }
     }
   }
@@ -646,6 +647,14 @@ function matching(tokens: Token[], open: number): number {
   const closeType = t.type.replace(/_open$/, '_close')
   for (let j = open + 1; j < tokens.length; j++) if (tokens[j].type === closeType && tokens[j].level === t.level) return j
   return tokens.length - 1
+}
+
+const TAB_OR_NEWLINE = /[\t\n]/
+const TABS_AND_NEWLINES = /[\t\n]/g
+
+/** Inline text with its tabs and newlines as spaces (the wrapper breaks at spaces only). */
+function spaced(text: string): string {
+  return TAB_OR_NEWLINE.test(text) ? text.replace(TABS_AND_NEWLINES, ' ') : text
 }
 
 function piecesWidth(pieces: readonly Piece[]): number {
