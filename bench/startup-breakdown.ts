@@ -1,4 +1,5 @@
-// Where `jp --version` and `jp --help` spend their start-up (issue 27), for
+// Where `jp --version`, `jp --help` and subcommand help (`jp query --help`,
+// `jp conversation edit --help`) spend their start-up (issues 27, 29), for
 // this checkout and, with BENCH_STARTUP_BEFORE=DIR, another built one: node
 // itself (to the first line of the entry), jp's first module and its answer
 // (src/lib/cli/first.ts, when the checkout has one and it answers), the
@@ -100,7 +101,7 @@ export async function run(): Promise<BenchRow[]> {
     const rows: BenchRow[] = []
     const checkouts: Array<[string, string]> = [['after', ROOT]]
     if (BEFORE && existsSync(join(BEFORE, 'dist', 'jp.cjs'))) checkouts.unshift(['before', BEFORE])
-    for (const args of [['--version'], ['--help']]) {
+    for (const args of [['--version'], ['--help'], ['query', '--help'], ['conversation', 'edit', '--help']]) {
       for (const [label, root] of checkouts) {
         const {phases, wall} = breakdown(root, args, env, script)
         process.stderr.write(`startup-breakdown jp ${args.join(' ')} (${label}): ${JSON.stringify(Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Number(v.toFixed(1))])))}; wall ${wall.toFixed(1)} ms\n`)

@@ -1,5 +1,6 @@
 // Start-up: `jp --help`, `jp -h`, `jp query --help`, `jp conversation edit
-// --help` and `jp --version` against a minimal oclif CLI with one command
+// --help` (at 80 columns, and at 120 where oclif renders them: issue 29) and
+// `jp --version` against a minimal oclif CLI with one command
 // (same @oclif/core, also with a manifest; its --help, or its --version for
 // jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15). Issue 27:
 // `jp --version` and `jp --help` also against Codex CLI's `--version` (target
@@ -89,12 +90,17 @@ export async function run(): Promise<BenchRow[]> {
   const codex = codexCommand()
   if (!codex) process.stderr.write('startup: Codex CLI not found (BENCH_CODEX or `codex` on PATH): its rows are skipped\n')
   try {
-    // [row, jp's arguments, the baseline's]
-    const cases: Array<[string, string[], string]> = [
+    // [row, jp's arguments, the baseline's, extra environment]. Subcommand
+    // help is recorded for 80 columns (the width without a terminal, as
+    // here); at 120 columns (a wide terminal) oclif renders it.
+    const WIDE = {OCLIF_COLUMNS: '120'}
+    const cases: Array<[string, string[], string, NodeJS.ProcessEnv?]> = [
       ['jp --help', ['--help'], '--help'],
       ['jp -h', ['-h'], '--help'],
       ['jp query --help', ['query', '--help'], '--help'],
       ['jp conversation edit --help', ['conversation', 'edit', '--help'], '--help'],
+      ['jp query --help (120 columns: oclif renders it)', ['query', '--help'], '--help', WIDE],
+      ['jp conversation edit --help (120 columns: oclif renders it)', ['conversation', 'edit', '--help'], '--help', WIDE],
       ['jp --version', ['--version'], '--version'],
     ]
     const baseTimes = new Map<string, Timing[]>([['--help', []], ['--version', []]])
@@ -108,18 +114,18 @@ export async function run(): Promise<BenchRow[]> {
     }
     // Warm the file cache once for each.
     for (const args of baseTimes.keys()) timeRun([join(base, 'bin/run.js'), args], env)
-    for (const [, args] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], env)
+    for (const [, args, , extra] of cases) timeRun([join(ROOT, 'bin/run.js'), ...args], {...env, ...extra})
     // The before checkout times the cases it knows; the others get no `vs before` row.
-    const beforeCases = new Set(BEFORE ? cases.filter(([, args]) => runs([join(BEFORE, 'bin/run.js'), ...args], env)).map(([name]) => name) : [])
+    const beforeCases = new Set(BEFORE ? cases.filter(([, args, , extra]) => runs([join(BEFORE, 'bin/run.js'), ...args], {...env, ...extra})).map(([name]) => name) : [])
     others()
     nodeTimes.length = 0
     codexTimes.length = 0
     for (let i = 0; i < RUNS; i++) {
       others()
       for (const [args, list] of baseTimes) list.push(timeRun([join(base, 'bin/run.js'), args], env))
-      for (const [name, args] of cases) {
-        times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], env))
-        if (BEFORE && beforeCases.has(name)) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], env))
+      for (const [name, args, , extra] of cases) {
+        times.get(name)!.push(timeRun([join(ROOT, 'bin/run.js'), ...args], {...env, ...extra}))
+        if (BEFORE && beforeCases.has(name)) beforeTimes.get(name)!.push(timeRun([join(BEFORE, 'bin/run.js'), ...args], {...env, ...extra}))
       }
     }
     const row = (name: string, baseline: Timing[], baselineName: string, target: string, limit: number | undefined, what: keyof Timing = 'ms'): BenchRow => {

@@ -1,11 +1,19 @@
 #!/usr/bin/env node
 import {fstatSync, writeSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {answerFirst} from '../dist/first.js'
 
 const args = globalFlagsAfterCommand(process.argv.slice(2))
-// `jp --version` and the root help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
-if (!(await answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()}))) await runCli()
+// `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
+if (!(mayAnswerFirst(args) && (await (await import('../dist/first.js')).answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()})))) await runCli()
+
+/**
+ * Whether the first answer can be this one's: a version flag comes first, a
+ * help flag last, a topic is one word; anything else (`jp query -n hi`)
+ * goes straight to the CLI without reading package.json.
+ */
+function mayAnswerFirst(argv) {
+  return argv.length <= 1 || argv[0].startsWith('-') || argv.at(-1).startsWith('-')
+}
 
 /**
  * stdout for the first answer: a few hundred bytes, written straight to fd 1

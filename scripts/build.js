@@ -5,8 +5,8 @@
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
 // then the oclif manifest (scripts/manifest.js), the V8 code cache of the
-// CLI bundle (scripts/code-cache.js) and the recorded root help
-// (scripts/root-help.js).
+// CLI bundle (scripts/code-cache.js) and the recorded help of the root, the
+// commands and the topics (scripts/recorded-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
@@ -109,7 +109,7 @@ await build({
 })
 
 // What bin/run.js asks before it loads the CLI (src/lib/cli/first.ts): a
-// module of its own, a few kB, so `jp --version` and the root help load no bundle.
+// module of its own, a few kB, so `jp --version` and the recorded help load no bundle.
 // Its colour check takes oclif's own copies of what oclif's help asks (supports-color, ansis).
 const oclifRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@oclif/core'))
 await build({
@@ -129,4 +129,4 @@ for (const file of ['LICENSE', 'PATCHES.md']) {
 }
 execFileSync(node, [join(root, 'scripts/manifest.js')], {cwd: root, stdio: 'inherit'})
 execFileSync(node, [join(root, 'scripts/code-cache.js')], {cwd: root, stdio: 'inherit'})
-execFileSync(node, [join(root, 'scripts/root-help.js')], {cwd: root, stdio: 'inherit'})
+execFileSync(node, [join(root, 'scripts/recorded-help.js')], {cwd: root, stdio: 'inherit'})

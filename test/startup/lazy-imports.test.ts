@@ -21,8 +21,8 @@ describe('start-up: heavy modules load lazily', function () {
     for (const re of HEAVY) expect(wrapped.filter((m) => re.test(m)), String(re)).to.not.be.empty
   })
 
-  it('jp --help and jp --version (nothing installed that could change them) load no bundle at all: bin/run.js answers them', () => {
-    for (const args of [['--help'], ['--version']]) {
+  it('jp --help, jp --version and the recorded subcommand help (nothing installed that could change them) load no bundle at all: bin/run.js answers them', () => {
+    for (const args of [['--help'], ['--version'], ['query', '--help'], ['conversation', 'edit', '--help']]) {
       const {urls, bundleRan} = coverageOf(args, {expectBundle: false})
       expect(bundleRan, `jp ${args.join(' ')}`).to.equal(false)
       expect(urls.some((u) => u.endsWith('/dist/first.js')), 'the probe works: the first module ran').to.equal(true)
@@ -30,10 +30,11 @@ describe('start-up: heavy modules load lazily', function () {
     }
   })
 
-  // The root help through oclif: at a width narrower than the recorded help's (or with a plugin installed).
-  const ROOT_HELP_BY_OCLIF = {OCLIF_COLUMNS: '60'}
-  for (const [args, env] of [[['--help'], ROOT_HELP_BY_OCLIF], [['query', '--help']], [['conversation', 'edit', '--help']], [['conversation', 'ls', '--help']]] as [string[], NodeJS.ProcessEnv?][]) {
-    it(`jp ${args.join(' ')}${env ? ' (oclif, 60 columns)' : ''} runs no prompt, editor, provider or TOML module`, () => {
+  // The help through oclif: at a width the help was not recorded at (or with a plugin installed).
+  const NARROW = {OCLIF_COLUMNS: '60'}
+  const WIDE = {OCLIF_COLUMNS: '120'}
+  for (const [args, env] of [[['--help'], NARROW], [['query', '--help'], WIDE], [['conversation', 'edit', '--help'], WIDE], [['conversation', 'ls', '--help'], WIDE]] as [string[], NodeJS.ProcessEnv][]) {
+    it(`jp ${args.join(' ')} (oclif, ${env.OCLIF_COLUMNS} columns) runs no prompt, editor, provider or TOML module`, () => {
       const {urls, ran} = coverageOf(args, {env})
       // The probe works: oclif's own modules were seen running.
       expect([...ran].some((m) => m.includes('/@oclif/core/'))).to.equal(true)

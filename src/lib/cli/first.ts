@@ -1,17 +1,20 @@
-// What jp answers before it loads the CLI (issue 27): `jp --version` (`-v`)
-// and the root help (`jp`, `jp --help`, `jp -h`). Loading the bundle and
-// letting oclif read its manifests, scan for plugins and run the init hook
-// is most of jp's start-up; for these two answers none of it is needed when
-// nothing could change what oclif would print:
+// What jp answers before it loads the CLI (issues 27, 29): `jp --version`
+// (`-v`) and the help oclif would print for the root (`jp`, `jp --help`,
+// `jp -h`), for a command or alias (`jp query --help`, `jp c e -h`) or a
+// topic (`jp conversation`). Loading the bundle and letting oclif read its
+// manifests, scan for plugins and run the init hook is most of jp's
+// start-up; for these answers none of it is needed when nothing could change
+// what oclif would print:
 //   - no user or linked plugins (oclif's `<data dir>/package.json`: their
 //     commands would be in the help, their init hooks would run) and no help
 //     theme (`<config dir>/theme.json`): either one, and oclif answers;
 //   - no DEBUG (oclif's debug output);
-//   - for the help, a width at which the text is the one the build recorded
-//     (scripts/root-help.js: oclif's own output, with the version line
-//     left open; recorded only where no line wraps, so at any wider width it
-//     is the same bytes), with colour or without as oclif's colour module
-//     decides here.
+//   - for a help, exactly an argument list the build recorded, at a width at
+//     which the text is the one recorded (scripts/recorded-help.js: oclif's
+//     own output, the version line left open; at 80 columns, oclif's default
+//     without a terminal, or at any width from 80 up for a text in which no
+//     line wraps), with colour or without as oclif's colour module decides
+//     here.
 // The version line is version.ts's, as oclif prints it. Directories are
 // found by oclif's rules (Config#dir, scopedEnvVar). This module is built
 // on its own (dist/first.js) and bin/run.js asks it before anything else.
@@ -20,16 +23,23 @@ import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {versionLine} from './version.js'
 
-/** What scripts/root-help.js records in dist/root-help.json. */
-export interface RootHelp {
-  /** The root help as oclif prints it without colour, with VERSION_MARK where the version line goes. */
+/** One help text scripts/recorded-help.js records in dist/recorded-help.json. */
+export interface RecordedHelp {
+  /** The help as oclif prints it without colour, with VERSION_MARK where the version line goes (the root help). */
   text: string
   /** The same with colour (its bold headings), when oclif's colour decides it: on a terminal, FORCE_COLOR, COLORTERM, CI. */
   colored?: string
   /** The narrowest terminal width (oclif's reckoning) at which `text` is what oclif prints. */
   minWidth: number
-  /** The argument lists that print this help (the root help flags alone, or nothing). */
+  /** The widest (none: any width from minWidth up). */
+  maxWidth?: number
+  /** The argument lists that print this help (`[]`, `['--help']`, `['query', '-h']`, `['conversation']`). */
   argvs: string[][]
+}
+
+/** dist/recorded-help.json. */
+export interface RecordedHelps {
+  helps: RecordedHelp[]
 }
 
 /** Stands for the version line in the recorded help. */
@@ -62,21 +72,24 @@ export async function answerFirst(ctx: FirstContext): Promise<boolean> {
   const oclif = pjson.oclif
   const version = argv.length > 0 && ['--version', ...(oclif.additionalVersionFlags ?? [])].includes(argv[0])
   const helpFlags = new Set(['--help', ...(oclif.additionalHelpFlags ?? [])])
-  const help = !version && argv.every((a) => helpFlags.has(a))
+  // Every recorded list ends in a help flag, or is a topic's one word (or nothing: the root).
+  const help = !version && (argv.length <= 1 || helpFlags.has(argv.at(-1)!))
   if (!version && !help) return false
   if (!untouched(pjson, env, ctx.platform ?? process.platform)) return false
   if (version) {
     ctx.stdout.write(`${versionLine(pjson.version)}\n`)
     return true
   }
-  let recorded: RootHelp
+  let recorded: RecordedHelp | undefined
   try {
-    recorded = JSON.parse(readFileSync(join(ctx.root, 'dist', 'root-help.json'), 'utf8')) as RootHelp
+    const {helps} = JSON.parse(readFileSync(join(ctx.root, 'dist', 'recorded-help.json'), 'utf8')) as RecordedHelps
+    recorded = helps.find((h) => h.argvs.some((a) => a.length === argv.length && a.every((w, i) => w === argv[i])))
   } catch {
     return false
   }
-  if (!recorded.argvs.some((a) => a.length === argv.length && a.every((w, i) => w === argv[i]))) return false
-  if (helpWidth(ctx.stdout, env) < recorded.minWidth) return false
+  if (recorded === undefined) return false
+  const width = helpWidth(ctx.stdout, env)
+  if (width < recorded.minWidth || width > (recorded.maxWidth ?? Number.POSITIVE_INFINITY)) return false
   const text = (await inColour(ctx)) ? recorded.colored : recorded.text
   if (text === undefined) return false
   ctx.stdout.write(text.replace(VERSION_MARK, versionLine(pjson.version)))
@@ -88,8 +101,8 @@ export async function answerFirst(ctx: FirstContext): Promise<boolean> {
  * colorize: supports-color for stdout and stderr, then ansis), of the same
  * modules (the build takes oclif's copies). Without FORCE_COLOR, a stdout that
  * is no terminal is no colour for supports-color (no --color flag can be in
- * argv here: it holds one help flag at most), known without loading it and
- * node:tty, net and streams behind it.
+ * argv here: it holds command words and one help flag at most), known without
+ * loading it and node:tty, net and streams behind it.
  */
 async function inColour(ctx: FirstContext): Promise<boolean> {
   if (!('FORCE_COLOR' in ctx.env) && ctx.stdout.isTTY !== true) return false
