@@ -1,6 +1,8 @@
 // Syntax highlighting of fenced code (highlight.js, its common languages),
 // loaded only when an answer has a fence with a language. highlight.js
-// returns HTML; this turns it into styled pieces, one list per line.
+// reports what it finds to an emitter (its `__emitter` option); ours keeps
+// the scopes and text as they come and turns them into styled pieces, one
+// list per line, with no HTML built and read back.
 //
 // A block streams line by line, and highlight.js has no public way to carry
 // its state from one call to the next: a line is highlighted together with
@@ -25,7 +27,66 @@ export interface Highlighter {
   lastLine(language: string, lines: readonly string[], from: number, theme: CodeTheme): {pieces: Piece[]; ground: boolean}
 }
 
+/** What highlight.js reported, in order: text, a scope opened (its name), a scope closed, an embedded language's emitter. */
+type Op = string | {open: string} | typeof CLOSE | {sub: PieceEmitter}
+const CLOSE = 0
+
+/**
+ * highlight.js's emitter interface (what its TokenTreeEmitter implements,
+ * openNode/closeNode included: the parser calls them directly), recording
+ * the calls. As in its token tree, a close with nothing open is ignored.
+ */
+class PieceEmitter {
+  readonly ops: Op[] = []
+  private depth = 0
+
+  addText(text: string): void {
+    if (text !== '') this.ops.push(text)
+  }
+
+  startScope(scope: string): void {
+    this.openNode(scope)
+  }
+
+  endScope(): void {
+    this.closeNode()
+  }
+
+  openNode(scope: string): void {
+    this.ops.push({open: scope})
+    this.depth++
+  }
+
+  closeNode(): void {
+    if (this.depth === 0) return
+    this.depth--
+    this.ops.push(CLOSE)
+  }
+
+  __addSublanguage(emitter: PieceEmitter, name: string): void {
+    // Its scope (`language:NAME`) styles nothing: only its content counts.
+    void name
+    this.ops.push({sub: emitter})
+  }
+
+  finalize(): boolean {
+    while (this.depth > 0) this.closeNode()
+    return true
+  }
+
+  toHTML(): string {
+    return ''
+  }
+}
+
+let configured = false
+
 export function createHighlighter(): Highlighter {
+  if (!configured) {
+    // jp's only use of highlight.js: its shared instance reports to our emitter.
+    hljs.configure({__emitter: PieceEmitter as unknown as NonNullable<Parameters<typeof hljs.configure>[0]['__emitter']>})
+    configured = true
+  }
   return {
     language(info) {
       const word = info.split(/[\s{,]/)[0].toLowerCase()
@@ -35,57 +96,56 @@ export function createHighlighter(): Highlighter {
     },
     lastLine(language, lines, from, theme) {
       const start = Math.max(from, lines.length - 1 - CONTEXT_LINES)
-      const code = lines.slice(start).join('\n')
-      const result = hljs.highlight(code, {language, ignoreIllegals: true}) as ReturnType<typeof hljs.highlight> & {_top?: {parent?: unknown}}
-      return {pieces: lastHtmlLine(result.value, theme), ground: result._top === undefined || result._top.parent === undefined}
+      // With its newline: a construct that ends at the line's end (a `//` comment) is then closed.
+      const code = lines.slice(start).join('\n') + '\n'
+      const result = hljs.highlight(code, {language, ignoreIllegals: true}) as ReturnType<typeof hljs.highlight> & {_top?: {parent?: unknown}; _emitter: PieceEmitter}
+      return {pieces: lastLinePieces(result._emitter, theme), ground: result._top === undefined || result._top.parent === undefined}
     },
   }
 }
 
-const ENTITY: Record<string, string> = {'&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'"}
-
-/** The pieces of the last line of highlight.js HTML (the lines before it only open and close spans). */
-function lastHtmlLine(html: string, theme: CodeTheme): Piece[] {
-  const nl = html.lastIndexOf('\n')
-  if (nl < 0) return htmlLines(html, theme)[0]
-  // The styles open at the last line's start: the spans opened and not closed before it.
+/**
+ * The styled pieces of the last whole line an emitter recorded (the code ends with a newline). Each scope opened
+ * is its parent's style merged with the theme's for it, and adjacent text of
+ * the same style object makes one piece (what painting highlight.js's HTML
+ * span by span gave).
+ */
+function lastLinePieces(emitter: PieceEmitter, theme: CodeTheme): Piece[] {
   const stack: Style[] = [PLAIN]
-  const re = /<span class="([^"]*)">|<\/span>/g
-  let m: RegExpExecArray | null
-  const head = html.slice(0, nl)
-  while ((m = re.exec(head)) !== null) {
-    if (m[1] !== undefined) stack.push(merge(stack[stack.length - 1], themeStyle(theme, m[1])))
-    else if (stack.length > 1) stack.pop()
-  }
-  return htmlLines(html.slice(nl + 1), theme, stack)[0]
-}
-
-function themeStyle(theme: CodeTheme, classes: string): Style | undefined {
-  const scope = classes.split(' ')[0].replace(/^hljs-/, '')
-  return theme[scope] ?? theme[scope.split('.')[0]]
-}
-
-/** highlight.js HTML (`<span class="hljs-x">`, entities) → styled pieces per line; `stack`: the styles open where it starts. */
-export function htmlLines(html: string, theme: CodeTheme, stack: Style[] = [PLAIN]): Piece[][] {
-  const lines: Piece[][] = [[]]
-  const re = /<span class="([^"]*)">|<\/span>|&[#\w]+;|\n|[^<&\n]+/g
-  let m: RegExpExecArray | null
-  while ((m = re.exec(html)) !== null) {
-    const t = m[0]
-    if (m[1] !== undefined) {
-      stack.push(merge(stack[stack.length - 1], themeStyle(theme, m[1])))
-    } else if (t === '</span>') {
-      if (stack.length > 1) stack.pop()
-    } else if (t === '\n') {
-      lines.push([])
-    } else {
-      const text = t[0] === '&' ? (ENTITY[t] ?? t) : t
-      const line = lines[lines.length - 1]
-      const style = stack[stack.length - 1]
-      const last = line[line.length - 1]
-      if (last && last.style === style) last.text += text
-      else line.push({text, style})
+  let line: Piece[] = []
+  let done: Piece[] = []
+  const walk = (ops: readonly Op[]): void => {
+    for (const op of ops) {
+      if (typeof op === 'string') {
+        const style = stack[stack.length - 1]
+        let from = 0
+        for (;;) {
+          const nl = op.indexOf('\n', from)
+          const text = nl < 0 ? op.slice(from) : op.slice(from, nl)
+          if (text !== '') {
+            const last = line[line.length - 1]
+            if (last && last.style === style) last.text += text
+            else line.push({text, style})
+          }
+          if (nl < 0) break
+          done = line
+          line = []
+          from = nl + 1
+        }
+      } else if (op === CLOSE) {
+        if (stack.length > 1) stack.pop()
+      } else if ('open' in op) {
+        stack.push(merge(stack[stack.length - 1], scopeStyle(theme, op.open)))
+      } else walk(op.sub.ops)
     }
   }
-  return lines
+  walk(emitter.ops)
+  return done
+}
+
+/** The theme's style for a scope: by its first word (`title.function` → `title`); an embedded language's has none. */
+function scopeStyle(theme: CodeTheme, scope: string): Style | undefined {
+  if (scope.startsWith('language:')) return undefined
+  const word = scope.split('.')[0].split(' ')[0]
+  return theme[word]
 }
