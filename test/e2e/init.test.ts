@@ -42,6 +42,41 @@ describe('e2e: jp init on a terminal', function () {
     })
   }
 
+  // A signal from outside (`kill -INT`, `kill -QUIT`, `kill`) while the question is
+  // open: no signal router runs in `jp init`, so the restore registry's
+  // stand-in restores the terminal and the signal ends jp as it ends any jp
+  // command (128 + the signal).
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`${signal} from outside while the question is open: exit ${code}, the terminal restored (icanon echo), nothing created`, async () => {
+      const before = join(sb.dir, 'stty-before')
+      const after = join(sb.dir, 'stty-after')
+      const status = join(sb.dir, 'status')
+      const script = `stty -a > '${before}'; "$0" "$1" init proj; echo "exit=$?" > '${status}'; stty -a > '${after}'`
+      const s = await spawnPty(['-c', script, process.execPath, BIN], {file: '/bin/sh', cwd: sb.cwd, env: sb.env})
+      try {
+        await s.waitForText('Default model (PROVIDER/MODEL')
+        await s.settle(100)
+        expect(s.stty(), 'the question put the terminal in raw mode').to.match(/-icanon/).and.match(/-echo\b/)
+        // jp is the shell's one child.
+        const jp = Number(readFileSync(`/proc/${s.pid}/task/${s.pid}/children`, 'utf8').trim())
+        process.kill(jp, signal)
+        await s.waitForExit()
+        expect(readFileSync(status, 'utf8').trim()).to.equal(`exit=${code}`)
+        const settled = readFileSync(after, 'utf8')
+        expect(settled).to.match(/(^|\s)icanon(\s|$)/m).and.match(/(^|\s)echo(\s|$)/m)
+        expect(settled).to.equal(readFileSync(before, 'utf8'))
+        expect(existsSync(join(sb.cwd, 'proj', '.jp'))).to.equal(false)
+      } finally {
+        s.dispose()
+      }
+    })
+  }
+
   it('Ctrl+C at the question creates nothing and fails with one line', async () => {
     const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env: sb.env})
     await s.waitForText('Default model (PROVIDER/MODEL')

@@ -5,11 +5,11 @@
 // request carries, what the conversation's draft (QUERY_MESSAGE.md) holds
 // and the exit status. Every one of them failed on the code before issue 22.
 import {expect} from 'chai'
-import {existsSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {ROOT} from '../helpers/cli.js'
+import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
 import {keys, type PtySession} from '../helpers/pty.js'
 import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
@@ -17,6 +17,7 @@ import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
+import {buildQueryDocument} from '../../src/lib/query/document.js'
 
 const MENU = 'Interrupted [c,r,q,s,a,?]'
 const TOOL_MENU = 'Interrupted [c,r,q,s,t,?]'
@@ -583,6 +584,38 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
   })
 
   describe('pipes and formats', () => {
+    it('without a terminal (a plain pipe, as CI) nothing changes: no slot, no type-ahead read, the draft untouched, stdout the answer alone', async () => {
+      const answer: SlowResponse = {text: words(30), intervalMs: 20}
+      server = await startSlowServer([SHORT, answer])
+      const sb = makeSandbox()
+      cleanups.push(() => sb.cleanup())
+      mkdirSync(join(sb.env.XDG_CONFIG_HOME!, 'jp'), {recursive: true})
+      writeFileSync(join(sb.env.XDG_CONFIG_HOME!, 'jp', 'config.toml'), `[assistant.model]\nid = "llamacpp/x"\n[providers.llm.llamacpp]\nbase_url = "${server.baseUrl}"\n`)
+      // A conversation whose draft an earlier run left: text and a TOML block.
+      const first = await runJp(['query', '-n', 'first question'], {sandbox: sb})
+      expect(first.code, first.stderr).to.equal(0)
+      const store = new ConversationStore(await findWorkspace({cwd: sb.cwd, env: sb.env}), {env: sb.env})
+      const draftPath = store.draftPath((await store.activeId()) ?? null)
+      const draft = buildQueryDocument({query: 'left from before', configToml: '[assistant]\nsystem_prompt = "kept"'})
+      mkdirSync(dirname(draftPath), {recursive: true})
+      writeFileSync(draftPath, draft)
+      const before = statSync(draftPath)
+      // What a user types while the answer streams, on a stdin that is a pipe; runJp starts jp in a
+      // session of its own, so there is no /dev/tty to read type-ahead from.
+      const typed = 'qhello\nr more\n'
+      const r = await runJp(['query', 'second question'], {sandbox: sb, input: typed})
+      expect([r.code, r.stderr]).to.deep.equal([0, ''])
+      // stdout: the answer's bytes and nothing else (no Queue: prompt, no countdown, no echo).
+      expect(r.stdout).to.equal(fullText(answer) + '\n')
+      // The piped keys are the query's text, as stdin always was; none went to a queued reply.
+      expect(server.requests).to.have.length(2)
+      expect(users(1).at(-1)).to.equal(`second question\n\n${typed.trim()}`)
+      // The draft is the earlier run's, byte for byte, never rewritten.
+      expect(readFileSync(draftPath, 'utf8')).to.equal(draft)
+      const after = statSync(draftPath)
+      expect([after.ino, after.mtimeMs]).to.deep.equal([before.ino, before.mtimeMs])
+    })
+
     it('jp q --format json … | jq: jq survives, stdout carries only events, a queued_reply event when it is sent', async () => {
       const first: SlowResponse = {text: words(20), intervalMs: 40}
       const r = await start([first, SHORT], {toml: FAST_COUNTDOWN, redirect: 'pipe', consumer: 'jq -c .', args: ['--format', 'json']})

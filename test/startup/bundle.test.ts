@@ -10,8 +10,8 @@ import {pathToFileURL} from 'node:url'
 import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
 
 const LOAD = pathToFileURL(join(ROOT, 'bin/load.js')).href
-/** What package.json's oclif section names in the bundle: the commands, the help class, the hooks; and bin/run.js's execute. */
-const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook', 'localPluginHook']
+/** What package.json's oclif section names in the bundle: the commands, the help class, the hooks; bin/run.js's execute; the code cache run's warmCodeCache. */
+const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook', 'localPluginHook', 'warmCodeCache']
 
 /** Loads `file` through bin/load.js in a fresh node; returns what loadBundle reported. */
 function load(file: string): {cacheRejected: boolean | null; exports: string[]} {
@@ -58,6 +58,55 @@ describe('bundle: dist/jp.cjs and its code cache', function () {
       expect(r.code, r.stderr).to.equal(0)
       expect(r.stderr).to.include('hello from an ESM hook')
       expect(r.stderr).to.not.include('ERR_VM_DYNAMIC_IMPORT')
+    } finally {
+      sb.cleanup()
+    }
+  })
+})
+
+// oclif sorts every plugin's commands by id with localeCompare at each
+// start-up; the first localeCompare in a process builds ICU's collator (8-15
+// ms). The build compares ids of [a-z:] by code unit instead
+// (scripts/build.js, commandSortWithoutCollator): the same order, checked here.
+describe('bundle: oclif\'s command sort without ICU\'s collator', function () {
+  this.timeout(60_000)
+
+  it('for ids of lowercase letters and `:`, the code-unit order is localeCompare\'s (every pair of words of up to 2 characters, every 3-character word against those, id-like words)', () => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz:'.split('')
+    const upTo = (n: number): string[] => (n === 0 ? [''] : upTo(n - 1).flatMap((w) => (w.length === n - 1 ? [w, ...alphabet.map((c) => w + c)] : [w])))
+    const short = [...upTo(2), 'config', 'config:get', 'conversation:edit', 'c:e', 'c:edit', 'plugins', 'plugins:install', 'plugins:add', 'q', 'query']
+    const three = upTo(3).filter((w) => w.length === 3)
+    const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0)
+    const wrong: string[] = []
+    let compared = 0
+    for (const a of [...short, ...three]) {
+      for (const b of short) {
+        if ((a < b ? -1 : a > b ? 1 : 0) !== sign(a.localeCompare(b))) wrong.push(`${a} vs ${b}`)
+        compared++
+      }
+    }
+    expect(wrong).to.deep.equal([])
+    expect(compared).to.be.greaterThan(10_000_000)
+  })
+
+  it('a start-up through oclif (jp query --help at 120 columns, jp conversation ls) calls no localeCompare, and lists the commands in oclif\'s order', async () => {
+    const sb = makeSandbox()
+    try {
+      const probe = join(sb.dir, 'probe.cjs')
+      writeFileSync(
+        probe,
+        "const compare = String.prototype.localeCompare; let calls = 0\nString.prototype.localeCompare = function (...a) { calls++; return compare.apply(this, a) }\nprocess.on('exit', () => require('fs').writeSync(2, 'LOCALE_COMPARE ' + calls + '\\n'))\n",
+      )
+      for (const args of [['query', '--help'], ['conversation', 'ls']]) {
+        const r = await runJp(args, {sandbox: sb, env: {OCLIF_COLUMNS: '120', NODE_OPTIONS: `--require ${probe}`}})
+        expect(r.code, r.stderr).to.equal(0)
+        expect(r.stderr, `jp ${args.join(' ')}`).to.match(/^LOCALE_COMPARE 0$/m)
+      }
+      // And the topic help still lists its commands in localeCompare's order.
+      const help = await runJp(['conversation', '--help'], {sandbox: sb, env: {OCLIF_COLUMNS: '120'}})
+      const listed = [...help.stdout.matchAll(/^ {2}(conversation \w+)/gm)].map((m) => m[1])
+      expect(listed).to.have.length.greaterThan(4)
+      expect(listed).to.deep.equal([...listed].sort((a, b) => a.localeCompare(b)))
     } finally {
       sb.cleanup()
     }

@@ -12,18 +12,22 @@
 // SIGTERM and SIGHUP mean: it claims them (`claimTerminatingSignals`), tells
 // the registered owners (`terminateRegistered`: an open prompt ends as
 // cancelled) and restores through this registry when it exits. Where no
-// router runs (a prompt before a query's router exists, `jp init`, a
-// plugin's prompt) the registry stands in, with one set of listeners held
-// only while something is registered: it restores and lets the signal end
-// the process as Node's default would (it stops listening and raises the
-// signal again), unless other code listens for it and so decides. No prompt
-// listens to signals itself.
+// router runs (a prompt before a query's router exists, `jp init`,
+// `jp conversation edit`, a plugin's prompt) the registry stands in, with one
+// set of listeners held only while something is registered: it restores and
+// lets the signal end the process as Node's default would (it stops
+// listening and raises the signal again), unless other code listens for it
+// and so decides. The stand-in takes SIGINT and SIGQUIT too: a raw prompt
+// makes no such signal from a key, but `kill -INT` from outside still ends jp,
+// and Node's default would leave the terminal raw. No prompt listens to
+// signals itself.
 //
 // The registry lives on globalThis: oclif can load this module twice (src via
 // tsx and dist), and both copies must share one set of actions. Restore
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
 import {detachDeadStdio, terminalGone} from './gone.js'
+import {isSigintIgnored} from '../process/sigint-guard.js'
 import {leaveOpenPrompts} from './owner.js'
 import {closeTtyFd, openTtyFd, writeTtySync} from './tty.js'
 
@@ -44,6 +48,16 @@ export interface RestoreAction {
 
 /** The signals that end jp from outside (a supervisor, a hung-up terminal). */
 export const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
+
+/**
+ * The keyboard's signals. While a prompt holds the terminal raw no key makes
+ * them, but `kill -INT` / `kill -QUIT` from outside still can: the stand-in
+ * restores before they end jp, as it does for the terminating ones.
+ */
+const KEYBOARD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGQUIT']
+
+/** What the stand-in listens for (the signal router owns all four while it runs). */
+const STAND_IN_SIGNALS = [...TERMINATING_SIGNALS, ...KEYBOARD_SIGNALS]
 
 interface Registry {
   next: number
@@ -179,6 +193,9 @@ function syncStandIn(r: Registry): void {
   const wanted = r.actions.size > 0 && r.signalClaims === 0
   if (wanted && !r.standIn) {
     const standIn = (signal: NodeJS.Signals) => {
+      // While the user's editor has the terminal, a Ctrl+C is the editor's
+      // (process/sigint-guard.ts): nothing to restore over it.
+      if (signal === 'SIGINT' && isSigintIgnored()) return
       stopStandIn(r)
       // Other code listening for the signal (a library's exit hook, an
       // embedder's handler) decides what it means; the owners end first.
@@ -190,7 +207,11 @@ function syncStandIn(r: Registry): void {
       if (!othersDecide) process.kill(process.pid, signal)
     }
     r.standIn = standIn
-    for (const s of TERMINATING_SIGNALS) process.on(s, standIn)
+    // First in line, so the others see it gone: signal-exit (under the stock
+    // @inquirer/core of jp init's question) raises the signal again only when
+    // its own listeners are all that is left; after it, the stand-in would
+    // see it listening and leave the ending to it, and neither would end jp.
+    for (const s of STAND_IN_SIGNALS) process.prependListener(s, standIn)
   } else if (!wanted && r.standIn) {
     stopStandIn(r)
   }
@@ -200,5 +221,5 @@ function stopStandIn(r: Registry): void {
   const standIn = r.standIn
   if (!standIn) return
   r.standIn = undefined
-  for (const s of TERMINATING_SIGNALS) process.removeListener(s, standIn)
+  for (const s of STAND_IN_SIGNALS) process.removeListener(s, standIn)
 }
