@@ -8,7 +8,16 @@
 // time (user + system) is reported beside the wall: on a busy machine the
 // wall ratio measures the load as much as the renderer.
 //
-// Run: node --import tsx bench/markdown.ts   (BENCH_MARKDOWN_RUNS, BENCH_MARKDOWN_SIZES=2,20)
+// Two more rows, same run: the floor, a bare node script (node:http, the
+// SSE split by hand, the text written to the same pty) whose first byte is
+// what any client on this machine gets, this bench's own pty reader
+// included; and a tiny answer (2 kB of prose, no code), whose wall gap
+// between rendered and raw is the fixed cost of rendering (loading and
+// warming the renderer), not the per-byte one. BENCH_MARKDOWN_BASE_BIN (a
+// bin/run.js of another build, e.g. main's) adds that build's rows to the
+// same loop: before/after in one run.
+//
+// Run: node --import tsx bench/markdown.ts   (BENCH_MARKDOWN_RUNS, BENCH_MARKDOWN_SIZES=tiny,2,20: MB or `tiny`)
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
@@ -23,7 +32,10 @@ import {median, runIfMain, type BenchRow} from './lib/report.js'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
 const RUNS = Number(process.env.BENCH_MARKDOWN_RUNS ?? 3)
-const SIZES = (process.env.BENCH_MARKDOWN_SIZES ?? '2,20').split(',').map(Number)
+const SIZES = (process.env.BENCH_MARKDOWN_SIZES ?? 'tiny,2,20').split(',')
+const BASE_BIN = process.env.BENCH_MARKDOWN_BASE_BIN
+/** The tiny answer's size (bytes): a few paragraphs, no code. */
+const TINY = 2048
 const FIRST = '# Answer\n\n'
 const PAUSE_MS = 300
 
@@ -64,7 +76,7 @@ function sse(text: string): string {
 }
 
 /** Serves the answer: the first token alone, a pause, then the rest in ~200-character deltas. */
-async function startServer(answer: string) {
+export async function startServer(answer: string) {
   const rest = answer.slice(FIRST.length)
   const lines: string[] = []
   for (let i = 0; i < rest.length; i += 200) lines.push(sse(rest.slice(i, i + 200)))
@@ -115,11 +127,36 @@ function childrenCpuMs(): number {
   }
 }
 
-function runOnPty(env: NodeJS.ProcessEnv, cwd: string, firstSentAt: () => number): Promise<Sample> {
+/**
+ * The floor: the least any client does between the socket and the pty. The
+ * same request, the body read as it comes (node:http: jp's own client), its
+ * SSE events split by hand, each text written to stdout at once.
+ */
+const FLOOR_SCRIPT = `
+const http = require('node:http')
+const req = http.request(process.argv[1] + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'}}, (res) => {
+  res.setEncoding('utf8')
+  let rest = ''
+  res.on('data', (chunk) => {
+    const events = (rest + chunk).split('\\n\\n')
+    rest = events.pop()
+    let text = ''
+    for (const ev of events) if (ev.startsWith('data: {')) text += JSON.parse(ev.slice(6)).choices[0].delta.content ?? ''
+    if (text) process.stdout.write(text)
+  })
+})
+req.end(JSON.stringify({model: 'bench', messages: [{role: 'user', content: 'go'}], stream: true}))
+`
+
+/** What runs on the pty: jp (this build's or another's bin/run.js) or the floor script. */
+type Client = {bin: string} | {floor: string}
+
+function runOnPty(client: Client, env: NodeJS.ProcessEnv, cwd: string, firstSentAt: () => number): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
     const cpu0 = childrenCpuMs()
-    const term = pty.spawn(process.execPath, [BIN, 'query', '-n', 'go'], {cols: 100, rows: 40, cwd, env: {...env, TERM: 'xterm-256color'}})
+    const args = 'bin' in client ? [client.bin, 'query', '-n', 'go'] : ['-e', FLOOR_SCRIPT, client.floor]
+    const term = pty.spawn(process.execPath, args, {cols: 100, rows: 40, cwd, env: {...env, TERM: 'xterm-256color'}})
     let bytes = 0
     let tail = ''
     let firstAt = 0
@@ -131,7 +168,7 @@ function runOnPty(env: NodeJS.ProcessEnv, cwd: string, firstSentAt: () => number
       }
     })
     term.onExit(({exitCode}) => {
-      if (exitCode !== 0) return reject(new Error(`jp exited ${exitCode}`))
+      if (exitCode !== 0) return reject(new Error(`${'bin' in client ? 'jp' : 'the floor script'} exited ${exitCode}`))
       const wallMs = performance.now() - start
       // node-pty reaps the child just after reporting its exit.
       setTimeout(() => resolve({wallMs, firstMs: firstAt - firstSentAt(), bytes, cpuMs: childrenCpuMs() - cpu0}), 50)
@@ -141,45 +178,73 @@ function runOnPty(env: NodeJS.ProcessEnv, cwd: string, firstSentAt: () => number
 
 const stats = (xs: number[]) => ({min: Math.min(...xs), median: median(xs), max: Math.max(...xs)})
 const fmt = (s: {min: number; median: number; max: number}) => `${s.min.toFixed(1)}/${s.median.toFixed(1)}/${s.max.toFixed(1)}`
+type Stats = ReturnType<typeof stats>
+
+/** A row of `value` against `baseline`, with both spreads. */
+function row(metric: string, value: Stats, baseline: Stats, baselineName: string, target: string, pass: boolean, unit = 'ms'): BenchRow {
+  return {bench: 'markdown', metric, value: value.median, spread: [value.min, value.max], unit, baseline: baseline.median, baselineSpread: [baseline.min, baseline.max], baselineName, ratio: value.median / Math.max(baseline.median, 0.001), target, pass}
+}
+
+/** `tiny` (a 2 kB answer) or a size in MB. */
+function sizeOf(spec: string): {bytes: number; label: string} {
+  return spec === 'tiny' ? {bytes: TINY, label: 'tiny (2 kB)'} : {bytes: Number(spec) * 1024 * 1024, label: `${spec} MB`}
+}
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
-  for (const mb of SIZES) {
-    const answer = textHeavyAnswer(mb * 1024 * 1024)
+  for (const spec of SIZES) {
+    const {bytes, label} = sizeOf(spec)
+    const answer = textHeavyAnswer(bytes)
     const server = await startServer(answer)
     const dir = mkdtempSync(join(tmpdir(), 'jp-bench-md-'))
     try {
       const {env, work} = benchHome(dir, server.baseUrl)
-      const rendered = () => runOnPty(env, work, server.firstSentAt)
-      const raw = () => runOnPty({...env, JP_CFG_STYLE_MARKDOWN: 'false'}, work, server.firstSentAt)
-      await rendered()
-      await raw()
-      const on: Sample[] = []
-      const off: Sample[] = []
+      const raw = {...env, JP_CFG_STYLE_MARKDOWN: 'false'}
+      const clients: Record<string, () => Promise<Sample>> = {
+        rendered: () => runOnPty({bin: BIN}, env, work, server.firstSentAt),
+        raw: () => runOnPty({bin: BIN}, raw, work, server.firstSentAt),
+        floor: () => runOnPty({floor: server.baseUrl}, env, work, server.firstSentAt),
+      }
+      if (BASE_BIN) {
+        clients.baseRendered = () => runOnPty({bin: BASE_BIN}, env, work, server.firstSentAt)
+        clients.baseRaw = () => runOnPty({bin: BASE_BIN}, raw, work, server.firstSentAt)
+      }
+      const names = Object.keys(clients)
+      for (const name of names) await clients[name]()
+      const samples: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, []]))
+      // Each round in another order, so no client always runs on a warmer (or busier) machine.
       for (let i = 0; i < RUNS; i++) {
         rmSync(join(env.JP_USER_DATA_DIR!, 'workspace'), {recursive: true, force: true})
-        if (i % 2 === 0) {
-          off.push(await raw())
-          on.push(await rendered())
-        } else {
-          on.push(await rendered())
-          off.push(await raw())
+        for (let k = 0; k < names.length; k++) {
+          const name = names[(i + k) % names.length]
+          samples[name].push(await clients[name]())
         }
       }
-      // The pause after the first token is in both walls; it is no rendering cost.
-      const wOn = stats(on.map((s) => s.wallMs))
-      const wOff = stats(off.map((s) => s.wallMs))
-      const fOn = stats(on.map((s) => s.firstMs))
-      const fOff = stats(off.map((s) => s.firstMs))
-      const cOn = stats(on.map((s) => s.cpuMs))
-      const cOff = stats(off.map((s) => s.cpuMs))
+      // The pause after the first token is in every wall; it is no rendering cost.
+      const of = (name: string, key: keyof Sample) => stats(samples[name].map((s) => s[key]))
+      const [wOn, wOff, fOn, fOff, cOn, cOff, fFloor, wFloor] = [of('rendered', 'wallMs'), of('raw', 'wallMs'), of('rendered', 'firstMs'), of('raw', 'firstMs'), of('rendered', 'cpuMs'), of('raw', 'cpuMs'), of('floor', 'firstMs'), of('floor', 'wallMs')]
       process.stderr.write(
-        `markdown ${mb} MB: wall min/median/max rendered ${fmt(wOn)} ms, raw ${fmt(wOff)} ms; jp CPU rendered ${fmt(cOn)} ms, raw ${fmt(cOff)} ms; first byte rendered ${fmt(fOn)} ms, raw ${fmt(fOff)} ms; pty bytes rendered ${on[0].bytes}, raw ${off[0].bytes}\n`,
+        `markdown ${label}: wall min/median/max rendered ${fmt(wOn)} ms, raw ${fmt(wOff)} ms, floor ${fmt(wFloor)} ms; jp CPU rendered ${fmt(cOn)} ms, raw ${fmt(cOff)} ms; first byte rendered ${fmt(fOn)} ms, raw ${fmt(fOff)} ms, floor ${fmt(fFloor)} ms; pty bytes rendered ${samples.rendered[0].bytes}, raw ${samples.raw[0].bytes}\n`,
       )
-      rows.push({bench: 'markdown', metric: `${mb} MB text-heavy answer → pty, rendered (wall, median)`, value: wOn.median, unit: 'ms', baseline: wOff.median, baselineName: 'style.markdown = false', ratio: wOn.median / wOff.median, target: '≤ 1.3×', pass: wOn.median / wOff.median <= 1.3})
-      if (Number.isFinite(cOn.median))
-        rows.push({bench: 'markdown', metric: `${mb} MB: jp CPU time, rendered (median; the wall less the machine's load)`, value: cOn.median, unit: 'ms', baseline: cOff.median, baselineName: 'style.markdown = false', ratio: cOn.median / cOff.median, target: '≤ 1.3×', pass: cOn.median / cOff.median <= 1.3})
-      rows.push({bench: 'markdown', metric: `${mb} MB: first rendered byte after the first token (median)`, value: fOn.median, unit: 'ms', baseline: fOff.median, baselineName: 'style.markdown = false', ratio: fOn.median / Math.max(fOff.median, 0.001), target: '≤ 5 ms', pass: fOn.median <= 5})
+      const off = 'style.markdown = false'
+      rows.push(row(`${label} text-heavy answer → pty, rendered (wall, median)`, wOn, wOff, off, '≤ 1.3×', wOn.median / wOff.median <= 1.3))
+      if (spec === 'tiny') rows.push({bench: 'markdown', metric: `${label}: rendered − raw wall (the fixed cost of rendering)`, value: wOn.median - wOff.median, unit: 'ms', target: 'report', pass: true})
+      if (Number.isFinite(cOn.median)) rows.push(row(`${label}: jp CPU time, rendered (median; the wall less the machine's load)`, cOn, cOff, off, '≤ 1.3×', cOn.median / cOff.median <= 1.3))
+      rows.push(row(`${label}: first rendered byte after the first token (median)`, fOn, fOff, off, '≤ 5 ms', fOn.median <= 5))
+      rows.push(row(`${label}: first byte, raw, against the floor (a bare node:http script → the same pty)`, fOff, fFloor, 'the floor', '≤ 5 ms', fOff.median <= 5))
+      if (BASE_BIN) {
+        const base = `base build (${BASE_BIN})`
+        const [bOn, bOff, bfOn, bfOff, bcOn, bcOff] = [of('baseRendered', 'wallMs'), of('baseRaw', 'wallMs'), of('baseRendered', 'firstMs'), of('baseRaw', 'firstMs'), of('baseRendered', 'cpuMs'), of('baseRaw', 'cpuMs')]
+        process.stderr.write(`markdown ${label}, ${base}: wall rendered ${fmt(bOn)} ms, raw ${fmt(bOff)} ms; jp CPU rendered ${fmt(bcOn)} ms, raw ${fmt(bcOff)} ms; first byte rendered ${fmt(bfOn)} ms, raw ${fmt(bfOff)} ms\n`)
+        rows.push(row(`${label}: wall, rendered, this build against the base build`, wOn, bOn, base, '≤ 1×', wOn.median <= bOn.median))
+        if (Number.isFinite(cOn.median)) {
+          rows.push(row(`${label}: jp CPU, rendered, this build against the base build`, cOn, bcOn, base, '≤ 1×', cOn.median <= bcOn.median))
+          rows.push({bench: 'markdown', metric: `${label}: rendered − raw jp CPU, this build (the base build's beside it)`, value: cOn.median - cOff.median, unit: 'ms', baseline: bcOn.median - bcOff.median, baselineName: base, target: 'report', pass: true})
+        }
+        rows.push({bench: 'markdown', metric: `${label}: rendered − raw wall, this build (the base build's beside it)`, value: wOn.median - wOff.median, unit: 'ms', baseline: bOn.median - bOff.median, baselineName: base, target: 'report', pass: true})
+        rows.push(row(`${label}: first rendered byte, this build against the base build`, fOn, bfOn, base, '≤ 1×', fOn.median <= bfOn.median))
+        rows.push(row(`${label}: first byte raw, this build against the base build`, fOff, bfOff, base, '≤ 1×', fOff.median <= bfOff.median))
+      }
     } finally {
       await server.close()
       rmSync(dir, {recursive: true, force: true})

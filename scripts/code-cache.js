@@ -1,7 +1,10 @@
 // Writes dist/jp.cjs.cache: V8's cached data for the CLI bundle, taken after
 // running the three help paths and one `jp query -n` against a local
 // OpenAI-format server (so the functions of start-up and of the first token
-// are in it: about a sixth off the time to first token), behind the SHA-1 of
+// are in it: about a sixth off the time to first token), then the markdown
+// renderer once (markdown-it and ours: loading and warming it on a terminal
+// takes half the CPU it does compiled from source, for ~180 kB more cache;
+// highlight.js stays out, it loads at a fence only), behind the SHA-1 of
 // the bundle text (bin/load.js uses it only for that exact text). The run
 // happens in a child with a throw-away HOME; its output is shown only if it fails.
 import {execFileSync} from 'node:child_process'
@@ -33,6 +36,7 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 process.env.JP_CFG_ASSISTANT_MODEL_ID = 'llamacpp/cache'
 process.env.JP_CFG_PROVIDERS_LLM_LLAMACPP_BASE_URL = 'http://127.0.0.1:' + server.address().port + '/v1'
 await exports.execute({dir, args: ['query', '-n', 'hi']})
+await exports.warmCodeCache()
 server.close()
 writeFileSync(file + '.cache', Buffer.concat([bundleDigest(readFileSync(file)), script.createCachedData()]))
 `

@@ -12,3 +12,9 @@ export {JpHelp} from './lib/cli/help.js'
 export {initHook} from './hooks/init.js'
 export {default as commandNotFoundHook} from './hooks/command-not-found.js'
 export {default as localPluginHook} from './hooks/prerun-local-plugin.js'
+
+/** For the build's code cache run (scripts/code-cache.js): runs the renderer once so its functions are in the cache. */
+export async function warmCodeCache(): Promise<void> {
+  const markdown = await import('./lib/markdown/index.js')
+  markdown.prewarm()
+}

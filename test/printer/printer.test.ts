@@ -31,6 +31,17 @@ class Sink extends Writable {
   }
 }
 
+/** The writes of a channel in a row, as one (which of them went out at once is not what these tests are about). */
+function runs(entries: [string, string][]): [string, string][] {
+  const out: [string, string][] = []
+  for (const [name, text] of entries) {
+    const last = out[out.length - 1]
+    if (last?.[0] === name) last[1] += text
+    else out.push([name, text])
+  }
+  return out
+}
+
 function make(opts: {tty?: boolean; format?: 'text' | 'json'; color?: boolean} = {}) {
   const stdout = new Sink()
   const stderr = new Sink()
@@ -168,7 +179,7 @@ describe('Printer', () => {
     printer.assistant('more')
     printer.endAssistant()
     await printer.flush()
-    expect(entries.map(([n, s]) => `${n}:${s}`).join('|')).to.equal('out:partial\n|err:tool header\n|out:more\n')
+    expect(runs(entries).map(([n, s]) => `${n}:${s}`).join('|')).to.equal('out:partial\n|err:tool header\n|out:more\n')
   })
 
   it('keeps stdout and stderr in call order although writes are coalesced', async () => {
@@ -182,12 +193,36 @@ describe('Printer', () => {
     printer.assistant('c\n')
     printer.notice('n2')
     await printer.flush()
-    expect(entries).to.deep.equal([
+    expect(runs(entries)).to.deep.equal([
       ['out', 'ab'],
       ['err', 'n1\n'],
       ['out', 'c\n'],
       ['err', 'n2\n'],
     ])
+  })
+
+  it('sends the first write of a macrotask at once (the first token is not held for the next turn of the loop) and gathers the writes after it', async () => {
+    const entries: [string, string][] = []
+    const stdout = new Sink({name: 'out', entries})
+    const printer = new Printer({stdout, stderr: new Sink(), stdoutIsTTY: true, openPromptWriter: () => undefined})
+    printer.assistant('# Answer\n\n')
+    // No await: the stream has it already.
+    expect(entries).to.deep.equal([['out', '# Answer\n\n']])
+    printer.assistant('one ')
+    printer.assistant('two ')
+    printer.assistant('three')
+    expect(entries).to.have.length(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(entries).to.deep.equal([
+      ['out', '# Answer\n\n'],
+      ['out', 'one two three'],
+    ])
+    // A later macrotask: its first write goes at once again.
+    printer.assistant('\n')
+    expect(entries).to.have.length(3)
+    printer.endAssistant()
+    await printer.flush()
+    expect(stdout.data).to.equal('# Answer\n\none two three\n')
   })
 
   it('writes only NDJSON events on stdout in json format', async () => {

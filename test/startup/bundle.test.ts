@@ -10,8 +10,8 @@ import {pathToFileURL} from 'node:url'
 import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
 
 const LOAD = pathToFileURL(join(ROOT, 'bin/load.js')).href
-/** What package.json's oclif section names in the bundle: the commands, the help class, the hooks; and bin/run.js's execute. */
-const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook', 'localPluginHook']
+/** What package.json's oclif section names in the bundle: the commands, the help class, the hooks; bin/run.js's execute; the code cache run's warmCodeCache. */
+const BUNDLE_EXPORTS = ['COMMANDS', 'JpHelp', 'commandNotFoundHook', 'execute', 'initHook', 'localPluginHook', 'warmCodeCache']
 
 /** Loads `file` through bin/load.js in a fresh node; returns what loadBundle reported. */
 function load(file: string): {cacheRejected: boolean | null; exports: string[]} {

@@ -30,3 +30,13 @@ export function createRenderer(options: RendererOptions): MarkdownRenderer {
   parser ??= createParser()
   return new MarkdownRenderer({...options, md: parser, loadHighlighter: options.highlight === false ? undefined : loadHighlighter})
 }
+
+/**
+ * Builds the parser and renders a small answer of every common block kind,
+ * so the first real token finds the parser's rules and ours compiled.
+ */
+export function prewarm(): void {
+  const warm = createRenderer({color: true, hyperlinks: false, codeTheme: 'ansi', columns: () => 80, highlight: false})
+  warm.push('# Warm\n\nSome **text** with `code`, a [link](https://example.com) and more words.\n\n- a list\n\n| a | b |\n|---|---|\n| 1 | 2 |\n')
+  warm.end()
+}

@@ -45,11 +45,9 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
   const stdout = (opts.stdout ?? process.stdout) as TerminalStream
   const stderr = (opts.stderr ?? process.stderr) as TerminalStream
   if (!stdout.isTTY && !stderr.isTTY) return undefined
-  const {createRenderer, STYLE_RESET} = await import('../markdown/index.js')
+  const {createRenderer, prewarm, STYLE_RESET} = await import('../markdown/index.js')
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
-  const warm = createRenderer({color: true, hyperlinks: false, codeTheme: 'ansi', columns: () => 80, highlight: false})
-  warm.push('# Warm\n\nSome **text** with `code`, a [link](https://example.com) and more words.\n\n- a list\n\n| a | b |\n|---|---|\n| 1 | 2 |\n')
-  warm.end()
+  prewarm()
   const color = !(env.NO_COLOR !== undefined && env.NO_COLOR !== '')
   const common = {color, hyperlinks: opts.style.hyperlinks, codeTheme: opts.style.code_theme}
   const columns = (s: TerminalStream) => () => s.columns ?? 80

@@ -9,10 +9,11 @@
 // (text/untrusted.ts): they quote tool names, arguments, titles and provider
 // error bodies, and a redirected stderr is still read on a terminal later.
 //
-// Writes are coalesced per channel and flushed on the next macrotask, or at
-// once when the buffer grows past a threshold or the other channel is
-// written (so stdout and stderr interleave in call order on a shared
-// terminal). Backpressure: `writable()` resolves when no channel is over its
+// The first write of a macrotask goes out at once (the first token after
+// the wait, a notice: what the user is waiting for); the writes after it in
+// the same macrotask are coalesced and flushed on the next one, or at once
+// when the buffer grows past a threshold or the other channel is written (so
+// stdout and stderr interleave in call order on a shared terminal). Backpressure: `writable()` resolves when no channel is over its
 // high-water mark; the stream loop awaits it between events.
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
@@ -72,6 +73,8 @@ class Channel {
   // A rope string: V8 concatenation is cheaper than an array + join here.
   private pending = ''
   private scheduled: NodeJS.Immediate | undefined
+  /** Set by a write sent at once, until the next macrotask: the writes after it in this one are gathered. */
+  private gathering: NodeJS.Immediate | undefined
   private blocked = false
   private drainWaiters: (() => void)[] = []
   private lastWrite: Promise<void> = Promise.resolve()
@@ -117,7 +120,10 @@ class Channel {
     this.pending += text
     this.atLineStart = text.charCodeAt(text.length - 1) === 10
     if (this.pending.length >= FLUSH_AT) this.flush()
-    else this.scheduled ??= setImmediate(() => this.flush())
+    else if (this.gathering === undefined && !this.blocked) {
+      this.gathering = setImmediate(() => (this.gathering = undefined))
+      this.flush()
+    } else this.scheduled ??= setImmediate(() => this.flush())
   }
 
   /**
