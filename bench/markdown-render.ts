@@ -27,7 +27,10 @@ const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE
 const CHUNK = 200
 
 interface Sample {
+  /** Wall time of the render. */
   ms: number
+  /** CPU time of the child over the render (user + system): steadier on a busy machine. */
+  cpu: number
   hash: string
 }
 
@@ -43,6 +46,7 @@ if (how === 'chunked') for (let i = 0; i < answer.length; i += ${CHUNK}) pieces.
 else pieces.push(answer)
 const hash = createHash('sha256')
 const start = performance.now()
+const cpu0 = process.cpuUsage()
 const r = createRenderer({columns: () => 100, color: true, hyperlinks: false, codeTheme: 'ansi'})
 for (const p of pieces) {
   hash.update(r.push(p))
@@ -53,7 +57,9 @@ for (const p of pieces) {
 }
 hash.update(r.end())
 const ms = performance.now() - start
-process.stdout.write(JSON.stringify({ms, hash: hash.digest('hex')}) + '\\n')
+const used = process.cpuUsage(cpu0)
+const cpu = (used.user + used.system) / 1000
+process.stdout.write(JSON.stringify({ms, cpu, hash: hash.digest('hex')}) + '\\n')
 `
 
 /** The renderer in `dir` bundled with the child above, as an ES module file in `out`. */
@@ -88,26 +94,29 @@ export async function run(): Promise<BenchRow[]> {
           after.push(sample(now, answer, chunked))
           if (then && i % 2 === 1) before.push(sample(then, answer, chunked))
         }
-        const a = stats(after.map((s) => s.ms / mb))
-        const b = before.length > 0 ? stats(before.map((s) => s.ms / mb)) : undefined
-        const hashes = new Set(after.map((s) => s.hash))
-        const same = b ? before.every((s) => hashes.has(s.hash)) : undefined
         const how = chunked ? `${CHUNK}-char chunks` : 'one-shot'
-        process.stderr.write(
-          `markdown render ${mb} MB ${how}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
-            (b ? `, before ${b.min.toFixed(0)}/${b.median.toFixed(0)}/${b.max.toFixed(0)}; bytes ${same ? 'identical' : 'DIFFER'}` : '') +
-            `; sha256 ${[...hashes].join(',').slice(0, 16)}\n`,
-        )
-        rows.push({
-          bench: 'markdown-render',
-          metric: `${mb} MB text-heavy answer, ${how}, in process (ms per MB, median)`,
-          value: Math.round(a.median),
-          spread: [Math.round(a.min), Math.round(a.max)],
-          unit: 'ms/MB',
-          ...(b ? {baseline: Math.round(b.median), baselineSpread: [Math.round(b.min), Math.round(b.max)] as [number, number], baselineName: 'before', ratio: a.median / b.median} : {}),
-          target: '(report)',
-          pass: true,
-        })
+        const hashes = new Set(after.map((s) => s.hash))
+        const same = before.length > 0 ? before.every((s) => hashes.has(s.hash)) : undefined
+        for (const field of ['ms', 'cpu'] as const) {
+          const a = stats(after.map((s) => s[field] / mb))
+          const b = before.length > 0 ? stats(before.map((s) => s[field] / mb)) : undefined
+          const what = field === 'ms' ? 'wall' : 'CPU'
+          process.stderr.write(
+            `markdown render ${mb} MB ${how}, ${what}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
+              (b ? `, before ${b.min.toFixed(0)}/${b.median.toFixed(0)}/${b.max.toFixed(0)}; bytes ${same ? 'identical' : 'DIFFER'}` : '') +
+              `; sha256 ${[...hashes].join(',').slice(0, 16)}\n`,
+          )
+          rows.push({
+            bench: 'markdown-render',
+            metric: `${mb} MB text-heavy answer, ${how}, in process, ${what} (ms per MB, median)`,
+            value: Math.round(a.median),
+            spread: [Math.round(a.min), Math.round(a.max)],
+            unit: 'ms/MB',
+            ...(b ? {baseline: Math.round(b.median), baselineSpread: [Math.round(b.min), Math.round(b.max)] as [number, number], baselineName: 'before', ratio: a.median / b.median} : {}),
+            target: '(report)',
+            pass: same !== false,
+          })
+        }
       }
     }
   } finally {
