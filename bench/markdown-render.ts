@@ -1,22 +1,26 @@
 // The markdown renderer alone, in process (issue 25's throughput): the
 // text-heavy answer of bench/markdown.ts (2 MB and 20 MB) rendered one-shot
 // and in 200-character chunks (as the pty bench's server sends it), in ms
-// per MB. Each sample is a fresh process, as jp renders one answer per
-// process (JIT warm-up included). With BENCH_MD_BEFORE=DIR (a copy of
-// src/lib/markdown, e.g. the code before a change) both renderers run in the
-// same run, alternating, and the output's hashes are compared (they must be
-// equal whenever the change keeps the bytes).
+// per MB. The renderer is bundled by esbuild as jp's build bundles it, and
+// each sample is a fresh process, as jp renders one answer per process (the
+// highlighter's loading and the JIT's warm-up are included). With
+// BENCH_MD_BEFORE=DIR (a copy of src/lib/markdown, e.g. the code before a
+// change) both renderers run in the same run, alternating, and the output's
+// hashes are compared (they must be equal whenever the change keeps the
+// bytes).
 //
 // Run: node --import tsx bench/markdown-render.ts   (BENCH_MD_RUNS=5, BENCH_MD_SIZES=2,20, BENCH_MD_BEFORE=DIR)
 import {execFileSync} from 'node:child_process'
-import {createHash} from 'node:crypto'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
+import {fileURLToPath} from 'node:url'
+import {build} from 'esbuild'
 
+import {textHeavyAnswer} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
-const HERE = fileURLToPath(import.meta.url)
-const ROOT = join(dirname(HERE), '..')
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
 const SIZES = (process.env.BENCH_MD_SIZES ?? '2,20').split(',').map(Number)
 const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE) : undefined
@@ -27,31 +31,40 @@ interface Sample {
   hash: string
 }
 
-/** In the child: renders once and prints {ms, hash}. */
-async function child(dir: string, mb: number, chunked: boolean): Promise<void> {
-  const {textHeavyAnswer} = await import('./markdown.js')
-  const {createRenderer} = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as typeof import('../src/lib/markdown/index.js')
-  const answer = textHeavyAnswer(mb * 1024 * 1024)
-  const pieces: string[] = []
-  if (chunked) for (let i = 0; i < answer.length; i += CHUNK) pieces.push(answer.slice(i, i + CHUNK))
-  else pieces.push(answer)
-  const hash = createHash('sha256')
-  const start = performance.now()
-  const r = createRenderer({columns: () => 100, color: true, hyperlinks: false, codeTheme: 'ansi'})
-  for (const p of pieces) {
-    hash.update(r.push(p))
-    while (r.waiting) {
-      await r.waiting
-      hash.update(r.take())
-    }
+/** The child: reads the answer, renders it once (one-shot or in chunks), prints {ms, hash}. */
+const CHILD = `
+import {readFileSync} from 'node:fs'
+import {createHash} from 'node:crypto'
+import {createRenderer} from './index.ts'
+const [file, how] = process.argv.slice(2)
+const answer = readFileSync(file, 'utf8')
+const pieces = []
+if (how === 'chunked') for (let i = 0; i < answer.length; i += ${CHUNK}) pieces.push(answer.slice(i, i + ${CHUNK}))
+else pieces.push(answer)
+const hash = createHash('sha256')
+const start = performance.now()
+const r = createRenderer({columns: () => 100, color: true, hyperlinks: false, codeTheme: 'ansi'})
+for (const p of pieces) {
+  hash.update(r.push(p))
+  while (r.waiting) {
+    await r.waiting
+    hash.update(r.take())
   }
-  hash.update(r.end())
-  const ms = performance.now() - start
-  process.stdout.write(JSON.stringify({ms, hash: hash.digest('hex')}) + '\n')
+}
+hash.update(r.end())
+const ms = performance.now() - start
+process.stdout.write(JSON.stringify({ms, hash: hash.digest('hex')}) + '\\n')
+`
+
+/** The renderer in `dir` bundled with the child above, as an ES module file in `out`. */
+async function bundle(dir: string, out: string, name: string): Promise<string> {
+  const file = join(out, `${name}.mjs`)
+  await build({stdin: {contents: CHILD, resolveDir: dir, loader: 'ts'}, bundle: true, platform: 'node', target: 'node20', format: 'esm', outfile: file, logLevel: 'warning'})
+  return file
 }
 
-function sample(dir: string, mb: number, chunked: boolean): Sample {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', HERE, '--child', dir, String(mb), chunked ? 'chunked' : 'whole'], {cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20})
+function sample(script: string, answer: string, chunked: boolean): Sample {
+  const out = execFileSync(process.execPath, [script, answer, chunked ? 'chunked' : 'whole'], {encoding: 'utf8', maxBuffer: 1 << 20})
   return JSON.parse(out.trim().split('\n').pop()!) as Sample
 }
 
@@ -59,41 +72,48 @@ const stats = (xs: number[]) => ({min: Math.min(...xs), median: median(xs), max:
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
-  const now = join(ROOT, 'src', 'lib', 'markdown')
-  for (const mb of SIZES) {
-    for (const chunked of [false, true]) {
-      const after: Sample[] = []
-      const before: Sample[] = []
-      for (let i = 0; i < RUNS; i++) {
-        // Alternate which goes first, so neither always runs on a cooler machine.
-        if (BEFORE && i % 2 === 0) before.push(sample(BEFORE, mb, chunked))
-        after.push(sample(now, mb, chunked))
-        if (BEFORE && i % 2 === 1) before.push(sample(BEFORE, mb, chunked))
+  const dir = mkdtempSync(join(tmpdir(), 'jp-bench-md-render-'))
+  try {
+    const now = await bundle(join(ROOT, 'src', 'lib', 'markdown'), dir, 'now')
+    const then = BEFORE ? await bundle(BEFORE, dir, 'before') : undefined
+    for (const mb of SIZES) {
+      const answer = join(dir, `answer-${mb}.md`)
+      writeFileSync(answer, textHeavyAnswer(mb * 1024 * 1024))
+      for (const chunked of [false, true]) {
+        const after: Sample[] = []
+        const before: Sample[] = []
+        for (let i = 0; i < RUNS; i++) {
+          // Alternate which goes first, so neither always runs on a cooler machine.
+          if (then && i % 2 === 0) before.push(sample(then, answer, chunked))
+          after.push(sample(now, answer, chunked))
+          if (then && i % 2 === 1) before.push(sample(then, answer, chunked))
+        }
+        const a = stats(after.map((s) => s.ms / mb))
+        const b = before.length > 0 ? stats(before.map((s) => s.ms / mb)) : undefined
+        const hashes = new Set(after.map((s) => s.hash))
+        const same = b ? before.every((s) => hashes.has(s.hash)) : undefined
+        const how = chunked ? `${CHUNK}-char chunks` : 'one-shot'
+        process.stderr.write(
+          `markdown render ${mb} MB ${how}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
+            (b ? `, before ${b.min.toFixed(0)}/${b.median.toFixed(0)}/${b.max.toFixed(0)}; bytes ${same ? 'identical' : 'DIFFER'}` : '') +
+            `; sha256 ${[...hashes].join(',').slice(0, 16)}\n`,
+        )
+        rows.push({
+          bench: 'markdown-render',
+          metric: `${mb} MB text-heavy answer, ${how}, in process (ms per MB, median)`,
+          value: Math.round(a.median),
+          spread: [Math.round(a.min), Math.round(a.max)],
+          unit: 'ms/MB',
+          ...(b ? {baseline: Math.round(b.median), baselineSpread: [Math.round(b.min), Math.round(b.max)] as [number, number], baselineName: 'before', ratio: a.median / b.median} : {}),
+          target: '(report)',
+          pass: true,
+        })
       }
-      const a = stats(after.map((s) => s.ms / mb))
-      const b = before.length > 0 ? stats(before.map((s) => s.ms / mb)) : undefined
-      const hashes = new Set(after.map((s) => s.hash))
-      const same = b ? before.every((s) => hashes.has(s.hash)) : undefined
-      const how = chunked ? `${CHUNK}-char chunks` : 'one-shot'
-      process.stderr.write(
-        `markdown render ${mb} MB ${how}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
-          (b ? `, before ${b.min.toFixed(0)}/${b.median.toFixed(0)}/${b.max.toFixed(0)}; bytes ${same ? 'identical' : 'DIFFER'}` : '') +
-          `; sha256 ${[...hashes].join(',').slice(0, 16)}\n`,
-      )
-      rows.push({
-        bench: 'markdown-render',
-        metric: `${mb} MB text-heavy answer, ${how}, in process (ms per MB, median)`,
-        value: Math.round(a.median),
-        spread: [Math.round(a.min), Math.round(a.max)],
-        unit: 'ms/MB',
-        ...(b ? {baseline: Math.round(b.median), baselineSpread: [Math.round(b.min), Math.round(b.max)] as [number, number], baselineName: 'before', ratio: a.median / b.median} : {}),
-        target: '(report)',
-        pass: true,
-      })
     }
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
   }
   return rows
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3], Number(process.argv[4]), process.argv[5] === 'chunked')
-else await runIfMain(import.meta.url, run)
+await runIfMain(import.meta.url, run)

@@ -8,7 +8,7 @@ import {expect} from 'chai'
 import fc from 'fast-check'
 
 import {createParser} from '../../src/lib/markdown/index.js'
-import {quickInline} from '../../src/lib/markdown/quick-inline.js'
+import {quickInline, quickTable} from '../../src/lib/markdown/quick-inline.js'
 import {CORPUS} from './corpus.js'
 import {render} from './render-helpers.js'
 
@@ -42,7 +42,7 @@ const shape = fc.oneof(
 
 describe('markdown: quick inline tokens equal the parser’s', () => {
   it('for the common shapes (bold, emphasis, code, links with plain text around), it answers, and as markdown-it does', () => {
-    const common = ['plain words (and/or more), ok.', '**bold words**', '*em*', '`code()`', '`a b`', '` a `', '[text](https://example.com/x)', '(**bold**),', '`x()`.', '[a b](https://e.com/a_b)!x']
+    const common = ['plain words (and/or more), ok.', '**bold words**', '*em*', '`code()`', '`a b`', '` a `', '[text](https://example.com/x)', '(**bold**),', '`x()`.', '[a b](https://e.com/a_b)!x', 'a sentence with **two words** in bold.', 'call `f(x)` then', 'see [the docs](https://example.com/x) for more']
     for (const src of common.filter((s) => !s.includes('!'))) {
       const quick = quickInline(src, md)
       expect(quick, src).to.not.equal(undefined)
@@ -85,6 +85,65 @@ describe('markdown: the quick paths render the parser’s bytes', () => {
         const a = await render(text, opts)
         const b = await render(text, {...opts, quick: false})
         expect(a, JSON.stringify(text)).to.equal(b)
+      }),
+      {numRuns: 1500},
+    )
+  })
+})
+
+describe('markdown: quick tables read as the parser reads them', () => {
+  const cellText = fc.array(fc.constantFrom(...TRICKY, ...WORDS, '\\|', '\\\\|', '|', ' | ', '\u00a0', '\u3000', '\\'), {maxLength: 4}).map((a) => a.join(''))
+  const delimCell = fc.constantFrom('---', ':---', '---:', ':-:', ' --- ', '-', ':', '', ' ', '--x', '-\t', '::', '- -', '===')
+  const row = (cells: fc.Arbitrary<string>) =>
+    fc.tuple(fc.array(cells, {minLength: 0, maxLength: 5}), fc.constantFrom('|', ''), fc.constantFrom('|', '', '| ', ' |', '|\t', '\\|'), fc.constantFrom('', ' ', '  ', '\t'))
+      .map(([cs, lead, tail, pad]) => pad + lead + cs.join('|') + tail)
+  const table = fc.tuple(row(cellText), row(delimCell), fc.array(row(cellText), {maxLength: 5})).map(([h, d, body]) => [h, d, ...body].join('\n'))
+  // Tables the quick path takes: every line led by a pipe, cells as often as not of the header's count.
+  const simple = fc.tuple(fc.integer({min: 1, max: 4}), fc.array(cellText, {minLength: 20, maxLength: 20}), fc.array(fc.constantFrom('---', ':---', '---:', ':-:', ' - '), {minLength: 4, maxLength: 4}), fc.integer({min: 0, max: 4}), fc.constantFrom('|', '', ' |')).map(([n, texts, delims, bodyRows, tail]) => {
+    const line = (cs: string[]) => '|' + cs.join('|') + tail
+    const lines = [line(texts.slice(0, n)), line(delims.slice(0, n))]
+    for (let r = 0; r < bodyRows; r++) lines.push(line(texts.slice(n + r * 3, n + r * 3 + ((n + r) % 3) + n - 1)))
+    return lines.join('\n')
+  })
+
+  /** markdown-it's table: its aligns and cell contents, when the whole source is one table. */
+  function parsedTable(src: string): {aligns: (string | undefined)[]; rows: string[][]} | undefined {
+    const tokens = md.parse(src, {})
+    if (tokens[0]?.type !== 'table_open' || tokens[tokens.length - 1].type !== 'table_close') return undefined
+    if (tokens.filter((t) => t.type === 'table_open').length !== 1) return undefined
+    const rows: string[][] = []
+    const aligns: (string | undefined)[] = []
+    for (let j = 0; j < tokens.length; j++) {
+      const t = tokens[j]
+      if (t.type === 'tr_open') rows.push([])
+      else if (t.type === 'th_open' || t.type === 'td_open') {
+        rows[rows.length - 1].push(tokens[j + 1].content)
+        if (t.type === 'th_open') aligns.push(/text-align:(\w+)/.exec(String(t.attrGet('style') ?? ''))?.[1])
+      }
+    }
+    return {aligns, rows}
+  }
+
+  it('when it answers, markdown-it reads one table with those cells and alignments (property)', () => {
+    let answered = 0
+    fc.assert(
+      fc.property(fc.oneof(table, simple), (src) => {
+        const quick = quickTable(src)
+        if (quick === undefined) return
+        answered++
+        expect(quick, JSON.stringify(src)).to.deep.equal(parsedTable(src))
+      }),
+      {numRuns: 20000},
+    )
+    expect(answered).to.be.greaterThan(2000)
+  })
+
+  it('and renders the parser’s bytes, at widths that fit, shrink and fall back to records (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(table, simple), fc.constantFrom(12, 30, 80), fc.boolean(), async (src, columns, color) => {
+        const text = `${src}\n\nafter\n`
+        const opts = {columns: () => columns, color}
+        expect(await render(text, opts), JSON.stringify(src)).to.equal(await render(text, {...opts, quick: false}))
       }),
       {numRuns: 1500},
     )

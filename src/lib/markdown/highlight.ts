@@ -97,7 +97,7 @@ export function createHighlighter(): Highlighter {
     lastLine(language, lines, from, theme) {
       const start = Math.max(from, lines.length - 1 - CONTEXT_LINES)
       // With its newline: a construct that ends at the line's end (a `//` comment) is then closed.
-      const code = lines.slice(start).join('\n') + '\n'
+      const code = start === lines.length - 1 ? lines[start] + '\n' : lines.slice(start).join('\n') + '\n'
       const result = hljs.highlight(code, {language, ignoreIllegals: true}) as ReturnType<typeof hljs.highlight> & {_top?: {parent?: unknown}; _emitter: PieceEmitter}
       return {pieces: lastLinePieces(result._emitter, theme), ground: result._top === undefined || result._top.parent === undefined}
     },
@@ -143,9 +143,16 @@ function lastLinePieces(emitter: PieceEmitter, theme: CodeTheme): Piece[] {
   return done
 }
 
+const SCOPES = new WeakMap<CodeTheme, Map<string, Style | undefined>>()
+
 /** The theme's style for a scope: by its first word (`title.function` → `title`); an embedded language's has none. */
 function scopeStyle(theme: CodeTheme, scope: string): Style | undefined {
-  if (scope.startsWith('language:')) return undefined
-  const word = scope.split('.')[0].split(' ')[0]
-  return theme[word]
+  let known = SCOPES.get(theme)
+  if (!known) SCOPES.set(theme, (known = new Map()))
+  let style = known.get(scope)
+  if (style === undefined && !known.has(scope)) {
+    style = scope.startsWith('language:') ? undefined : theme[scope.split('.')[0].split(' ')[0]]
+    known.set(scope, style)
+  }
+  return style
 }

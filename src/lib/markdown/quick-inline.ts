@@ -1,11 +1,14 @@
-// The inline tokens of a paragraph segment in the shapes answers use most —
+// Readings without markdown-it where it has only one. The inline tokens of
+// a paragraph segment in the shapes answers use most —
 // `**bold words**`, `*em*`, `` `code` ``, `[text](url)`, each with plain
 // text around it — without running markdown-it (whose per-call set-up costs
 // more than the rest of rendering the segment). Each shape is recognised only
 // where the CommonMark rules leave one reading, and the tokens are what
 // markdown-it gives for it, with its own link normalisation and validation;
 // anything else returns undefined and goes to the parser.
-// test/markdown/quick-inline.test.ts compares the two over generated segments.
+// And a GFM table whose every line starts with `|`: its cells, as
+// markdown-it's table rule splits them.
+// test/markdown/quick-inline.test.ts compares the two over generated input.
 import type {Parser} from './render.js'
 
 type Token = ReturnType<Parser['parse']>[number]
@@ -18,8 +21,8 @@ type Token = ReturnType<Parser['parse']>[number]
  */
 const TEXT = String.raw`(?:[^\\\x60*_~[\]<&:!\s\x00/]|/(?!/)| )`
 const SIDE_CHAR = String.raw`[^\\\x60*_~[\]<&:!\s\x00/]|/(?!/)`
-/** Around a construct: plain text without spaces (a segment has none outside constructs). */
-const SIDE = `(?:${SIDE_CHAR})*`
+/** Around a construct: plain text (spaces included: a heading's, list item's or table cell's whole text). */
+const SIDE = `(?:${TEXT})*`
 
 /** `*x*` / `**x y**`: the inner text starts and ends with an ASCII letter or digit, so both runs flank it. */
 const EMPHASIS = new RegExp(String.raw`^(${SIDE})(\*\*?)([A-Za-z0-9](?:${TEXT}*[A-Za-z0-9])?)\2(${SIDE})$`)
@@ -57,6 +60,26 @@ function around(head: string, inner: QuickToken[], tail: string): Token[] {
   return out as unknown as Token[]
 }
 
+/**
+ * markdown-it's normalizeLink (URL parsing, punycode, percent-encoding: the
+ * costliest step of a link) then validateLink, remembered per parser: both
+ * are functions of the URL alone, and an answer links the same pages again.
+ * undefined: not a valid link.
+ */
+const LINKS = new WeakMap<Parser, Map<string, string | undefined>>()
+const MAX_LINKS = 512
+
+function normalizedLink(md: Parser, url: string): string | undefined {
+  let known = LINKS.get(md)
+  if (!known) LINKS.set(md, (known = new Map()))
+  if (known.has(url)) return known.get(url)
+  const href = md.normalizeLink(url)
+  const valid = md.validateLink(href) ? href : undefined
+  if (known.size >= MAX_LINKS) known.clear()
+  known.set(url, valid)
+  return valid
+}
+
 /** markdown-it's inline tokens for `src`, when it has one of the shapes above; else undefined. */
 export function quickInline(src: string, md: Parser): Token[] | undefined {
   if (PLAIN_TEXT.test(src)) return (src === '' ? [] : [tok('text', src)]) as unknown as Token[]
@@ -72,9 +95,87 @@ export function quickInline(src: string, md: Parser): Token[] | undefined {
     return around(m[1], [tok('code_inline', content, '`')], m[3])
   }
   if ((c === 91 || src.includes('[')) && (m = LINK.exec(src))) {
-    const href = md.normalizeLink(m[3])
-    if (!md.validateLink(href)) return undefined
+    const href = normalizedLink(md, m[3])
+    if (href === undefined) return undefined
     return around(m[1], [tok('link_open', '', '', href), tok('text', m[2]), tok('link_close')], m[4])
   }
   return undefined
+}
+
+type Align = 'left' | 'right' | 'center' | undefined
+
+/** markdown-it's cap on cells a table may add to short rows (past it the table ends). */
+const MAX_AUTOCOMPLETED_CELLS = 65_536
+
+/**
+ * A table block (the splitter's: no blank line) read as markdown-it's table
+ * rule reads it, when every line starts with `|` (so no line is indented,
+ * and none can start another block and end the table): the header's and
+ * every row's cell contents (trimmed; `\|` unescaped; short rows filled,
+ * long ones cut to the header's count) and the columns' alignments. Else
+ * undefined: not a table, or not this simple shape.
+ */
+export function quickTable(source: string): {aligns: Align[]; rows: string[][]} | undefined {
+  if (source.includes('\r') || source.includes('\u0000')) return undefined
+  const lines = source.split('\n')
+  if (lines.length < 2) return undefined
+  for (const line of lines) if (line.charCodeAt(0) !== 124) return undefined
+  // The delimiter row: `|` then only `|`, `-`, `:`, spaces and tabs.
+  const delimiter = lines[1]
+  if (delimiter.length < 2) return undefined
+  for (let i = 1; i < delimiter.length; i++) {
+    const c = delimiter.charCodeAt(i)
+    if (c !== 124 && c !== 45 && c !== 58 && c !== 32 && c !== 9) return undefined
+  }
+  const parts = delimiter.split('|')
+  const aligns: Align[] = []
+  for (let i = 0; i < parts.length; i++) {
+    const t = parts[i].trim()
+    if (t === '') {
+      if (i === 0 || i === parts.length - 1) continue
+      return undefined
+    }
+    if (!/^:?-+:?$/.test(t)) return undefined
+    aligns.push(t.endsWith(':') ? (t.startsWith(':') ? 'center' : 'right') : t.startsWith(':') ? 'left' : undefined)
+  }
+  const header = rowCells(lines[0].trim())
+  if (header.length === 0 || header.length !== aligns.length) return undefined
+  const rows = [header]
+  let filled = 0
+  for (let l = 2; l < lines.length; l++) {
+    const cells = rowCells(lines[l].trim())
+    filled += header.length - cells.length
+    if (filled > MAX_AUTOCOMPLETED_CELLS) return undefined
+    const row: string[] = []
+    for (let k = 0; k < header.length; k++) row.push(cells[k] ? cells[k].trim() : '')
+    rows.push(row)
+  }
+  rows[0] = header.map((c) => c.trim())
+  return {aligns, rows}
+}
+
+/** A row's cells as markdown-it splits them: at pipes not after a backslash (`\|` → `|`), outer empty cells dropped. */
+function rowCells(line: string): string[] {
+  const out: string[] = []
+  let current = ''
+  let last = 0
+  let escaped = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (c === 124) {
+      if (!escaped) {
+        out.push(current + line.slice(last, i))
+        current = ''
+        last = i + 1
+      } else {
+        current += line.slice(last, i - 1)
+        last = i
+      }
+    }
+    escaped = c === 92
+  }
+  out.push(current + line.slice(last))
+  if (out.length > 0 && out[0] === '') out.shift()
+  if (out.length > 0 && out[out.length - 1] === '') out.pop()
+  return out
 }

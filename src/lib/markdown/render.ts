@@ -22,7 +22,7 @@ import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
-import {quickInline} from './quick-inline.js'
+import {quickInline, quickTable} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -177,18 +177,13 @@ export class MarkdownRenderer {
   }
 
   private segments(segments: Segment[], w: LineWrapper): void {
-    // Plain segments (no inline syntax) joined by soft spaces go to the wrapper as one run.
-    let run = ''
     for (const seg of segments) {
       let text = seg.text
       const softEnd = seg.space === '' || !seg.space.includes('\n')
-      if (softEnd && !INLINE_SYNTAX.test(text) && this.base === PLAIN) {
-        run += seg.space === '' ? text : text + ' '
+      if (softEnd && this.base === PLAIN && !INLINE_SYNTAX.test(text)) {
+        // Plain words (no inline syntax, so no tab or double space either) and a soft space.
+        w.plainSegment(text, seg.space !== '')
         continue
-      }
-      if (run !== '') {
-        w.text(run.replace(/\t/g, ' '), this.base)
-        run = ''
       }
       // A backslash before the newline is a hard break: the segment ends at it.
       const backslashBreak = seg.space.startsWith('\n') && /(^|[^\\])(\\\\)*\\$/.test(text)
@@ -199,7 +194,6 @@ export class MarkdownRenderer {
       if (backslashBreak || (nl >= 2 && /^ {2,}$/.test(seg.space.slice(0, nl).replace(/\t/g, '  ')))) w.hardBreak()
       else w.space()
     }
-    if (run !== '') w.text(run.replace(/\t/g, ' '), this.base)
   }
 
   /** Inline markdown source into `w`: plain text directly, anything else through the parser. */
@@ -215,20 +209,19 @@ export class MarkdownRenderer {
   /** Inline tokens into a wrapper. */
   private inline(tokens: readonly Token[], w: LineWrapper, style: Style): void {
     const stack: Style[] = [style]
-    let link: {href: string; auto: boolean; text: string} | undefined
-    const cur = () => stack[stack.length - 1]
-    const linkUrl = () => (this.opts.hyperlinks && link ? safeUrl(link.href) : undefined)
+    let cur = style
+    let link: {href: string; auto: boolean; text: string; url: string | undefined} | undefined
     for (const t of tokens) {
       switch (t.type) {
         case 'text':
         case 'text_special':
         case 'html_inline':
           if (link) link.text += t.content
-          w.text(t.content.replace(/[\t\n]/g, ' '), cur(), linkUrl())
+          w.text(spaced(t.content), cur, link?.url)
           break
         case 'code_inline':
           if (link) link.text += t.content
-          w.text(t.content.replace(/[\t\n]/g, ' '), merge(cur(), ELEMENT.code), linkUrl())
+          w.text(spaced(t.content), merge(cur, ELEMENT.code), link?.url)
           break
         case 'softbreak':
           w.space()
@@ -237,46 +230,48 @@ export class MarkdownRenderer {
           w.hardBreak()
           break
         case 'strong_open':
-          stack.push(merge(cur(), ELEMENT.strong))
+          stack.push((cur = merge(cur, ELEMENT.strong)))
           break
         case 'em_open':
-          stack.push(merge(cur(), ELEMENT.em))
+          stack.push((cur = merge(cur, ELEMENT.em)))
           break
         case 's_open':
-          stack.push(merge(cur(), ELEMENT.strike))
+          stack.push((cur = merge(cur, ELEMENT.strike)))
           break
         case 'strong_close':
         case 'em_close':
         case 's_close':
           if (stack.length > 1) stack.pop()
+          cur = stack[stack.length - 1]
           break
         case 'link_open': {
           const href = String(t.attrGet('href') ?? '')
-          link = {href, auto: t.markup === 'autolink' || t.markup === 'linkify', text: ''}
-          stack.push(merge(cur(), ELEMENT.link))
+          link = {href, auto: t.markup === 'autolink' || t.markup === 'linkify', text: '', url: this.opts.hyperlinks ? safeUrl(href) : undefined}
+          stack.push((cur = merge(cur, ELEMENT.link)))
           break
         }
         case 'link_close':
           if (stack.length > 1) stack.pop()
+          cur = stack[stack.length - 1]
           if (link && !link.auto && link.href !== '' && link.href !== link.text && link.href !== `mailto:${link.text}`) {
             w.space()
-            w.text(`(${link.href})`, merge(cur(), ELEMENT.url))
+            w.text(`(${link.href})`, merge(cur, ELEMENT.url))
           }
           link = undefined
           break
         case 'image': {
           const alt = t.content || 'image'
           const src = String(t.attrGet('src') ?? '')
-          w.text(`[image: ${alt}]`, merge(cur(), ELEMENT.link), this.opts.hyperlinks && src ? safeUrl(src) : undefined)
+          w.text(`[image: ${alt}]`, merge(cur, ELEMENT.link), this.opts.hyperlinks && src ? safeUrl(src) : undefined)
           if (src !== '') {
             w.space()
-            w.text(`(${src})`, merge(cur(), ELEMENT.url))
+            w.text(`(${src})`, merge(cur, ELEMENT.url))
           }
           break
         }
         default:
-          if (t.children) this.inline(t.children, w, cur())
-          else if (t.content) w.text(t.content, cur())
+          if (t.children) this.inline(t.children, w, cur)
+          else if (t.content) w.text(t.content, cur)
       }
     }
   }
@@ -432,6 +427,12 @@ export class MarkdownRenderer {
     }
     const h = kind === 'heading' && this.opts.quick !== false ? QUICK_HEADING.exec(source) : null
     if (h) return this.heading(h[1].length, this.inlineTokens(asciiTrim(h[2])), {width, first: [], rest: []})
+    const t = kind === 'table' && this.opts.quick !== false ? quickTable(source) : undefined
+    if (t) {
+      const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
+      this.out += this.tableRows(rows, {width, first: [], rest: []})
+      return
+    }
     const tokens = this.opts.md.parse(source, {})
     this.blockTokens(tokens, 0, tokens.length, {width, first: [], rest: []})
   }
@@ -558,8 +559,8 @@ export class MarkdownRenderer {
   }
 
   private table(tokens: Token[], open: number, close: number, ctx: Ctx): string {
-    const rows: TableCell[][] = []
-    let row: TableCell[] | undefined
+    const rows: SourceCell[][] = []
+    let row: SourceCell[] | undefined
     for (let j = open; j < close; j++) {
       const t = tokens[j]
       if (t.type === 'tr_open') row = []
@@ -567,13 +568,23 @@ export class MarkdownRenderer {
       else if ((t.type === 'th_open' || t.type === 'td_open') && row) {
         const align = /text-align:(left|right|center)/.exec(String(t.attrGet('style') ?? ''))?.[1] as TableCell['align']
         const children = tokens[j + 1]?.type === 'inline' ? (tokens[j + 1].children ?? []) : []
-        const header = t.type === 'th_open'
-        const one = this.cellLines(children, MAX_WIDTH, header)
-        const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
-        const longest = one.reduce((n, l) => Math.max(n, ...l.text.replace(SGR_OR_OSC, '').split(' ').map(cells)), 0)
-        row.push({render: (width) => this.cellLines(children, width, header), natural, min: longest, align})
+        row.push({children, header: t.type === 'th_open', align})
       }
     }
+    return this.tableRows(rows, ctx)
+  }
+
+  private tableRows(source: SourceCell[][], ctx: Ctx): string {
+    const rows: TableCell[][] = source.map((row) =>
+      row.map(({children, header, align}) => {
+        const one = this.cellLines(children, MAX_WIDTH, header)
+        const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
+        let longest = 0
+        for (const l of one) for (const word of unpainted(l.text).split(' ')) longest = Math.max(longest, cells(word))
+        // Lines that fit the width are what wrapping at it gives: no second layout.
+        return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
+      }),
+    )
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
     return lines.map((l, k) => paintPieces(k === 0 ? ctx.first : ctx.rest, this.opts.color) + l + '\n').join('')
@@ -586,7 +597,10 @@ export class MarkdownRenderer {
     w.finish()
     const out = w.take()
     if (out === '') return []
-    return out.replace(/\n$/, '').split('\n').map((text) => ({text, width: visibleWidth(text)}))
+    const lines = out.slice(0, out.endsWith('\n') ? -1 : undefined).split('\n')
+    const result: {text: string; width: number}[] = []
+    for (const text of lines) result.push({text, width: visibleWidth(text)})
+    return result
   }
 }
 
@@ -595,6 +609,13 @@ interface Code {
   language?: string
   lines: string[]
   from: number
+}
+
+/** A table cell as parsed: its inline tokens. */
+interface SourceCell {
+  children: readonly Token[]
+  header: boolean
+  align: TableCell['align']
 }
 
 interface Ctx {
@@ -628,6 +649,14 @@ function matching(tokens: Token[], open: number): number {
   return tokens.length - 1
 }
 
+const TAB_OR_NEWLINE = /[\t\n]/
+const TABS_AND_NEWLINES = /[\t\n]/g
+
+/** Inline text with its tabs and newlines as spaces (the wrapper breaks at spaces only). */
+function spaced(text: string): string {
+  return TAB_OR_NEWLINE.test(text) ? text.replace(TABS_AND_NEWLINES, ' ') : text
+}
+
 function piecesWidth(pieces: readonly Piece[]): number {
   return pieces.reduce((n, p) => n + cells(p.text), 0)
 }
@@ -653,7 +682,12 @@ function expandTabs(line: string): string {
 // eslint-disable-next-line no-control-regex
 const SGR_OR_OSC = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b]*\u001b\\/g
 
-/** Cells of painted text (its SGR and OSC 8 are ours and take none). */
+/** Painted text without its SGR and OSC 8 (ours: they take no cells). */
+function unpainted(text: string): string {
+  return text.includes('\u001b') ? text.replace(SGR_OR_OSC, '') : text
+}
+
+/** Cells of painted text. */
 function visibleWidth(text: string): number {
-  return cells(text.replace(SGR_OR_OSC, ''))
+  return cells(unpainted(text))
 }

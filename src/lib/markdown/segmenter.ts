@@ -12,7 +12,7 @@
 // waits when the text so far cannot decide), so a paragraph gives the same
 // segments at any chunking. (A stretch of plain words may come as one
 // segment or several, as the chunks fall; the renderer gives the same bytes
-// for both: see PLAIN_WORDS.)
+// for both: see WORD.)
 
 /** An opener unmatched after this many characters is literal text. */
 export const HOLD_LIMIT = 1000
@@ -30,17 +30,26 @@ export interface Segment {
   space: string
 }
 
-const WS = /[ \t\n]/
-/** A run of characters the scan has nothing to decide about. */
-const PLAIN = /[^ \t\n\\`*_~[\]<>(]+/y
 /**
- * Words of nothing but ordinary characters (none the scan or the inline
- * parser would look at: see INLINE_SYNTAX in render.ts), each followed by one
- * space. At ground state they are segments of their own anyway; a stretch of
- * them is cut as one segment (the renderer treats it exactly as the words one
- * by one), which spares a segment per word.
+ * Character classes, for the scan's hot loops (a regular expression per
+ * word costs more than the word): PLAIN characters decide nothing for the
+ * scan; WORD characters also mean nothing to the inline parser (see
+ * INLINE_SYNTAX in render.ts), so words of them followed by one space each
+ * are segments of their own anyway at ground state, and a stretch of them is
+ * cut as one segment (the renderer treats it exactly as the words one by
+ * one), which spares a segment per word. Beyond ASCII everything is a word
+ * character.
  */
-const PLAIN_WORDS = /(?:[^ \t\n\\`*_~[\]<>(&:!]+ )+/y
+const PLAIN = 1
+const WORD = 2
+const CLASS = (() => {
+  const c = new Uint8Array(128).fill(PLAIN | WORD)
+  for (const ch of ' \t\n\\`*_~[]<>(') c[ch.charCodeAt(0)] = 0
+  for (const ch of '&:!') c[ch.charCodeAt(0)] = PLAIN
+  return c
+})()
+const classOf = (code: number): number => (code < 128 ? CLASS[code] : PLAIN | WORD)
+const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 10
 const PUNCT = /[\p{P}\p{S}]/u
 const SPACE = /[\s\u00a0]/u
 
@@ -96,25 +105,30 @@ export class ParagraphSegmenter {
     let i = this.pos
     while (i < n) {
       if (i === this.start && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
-        PLAIN_WORDS.lastIndex = i
-        if (PLAIN_WORDS.test(s)) {
-          let e = PLAIN_WORDS.lastIndex
-          // The last word's space must be known to be one space (more may follow, or a newline).
-          if (e >= n || s[e] === ' ' || s[e] === '\t' || s[e] === '\n') e = s.lastIndexOf(' ', e - 2) + 1
-          if (e > i) {
-            out.push({text: s.slice(i, e - 1), space: ' '})
-            this.start = i = e
-            continue
-          }
+        // Whole words of WORD characters, each followed by one space.
+        let j = i
+        let end = -1
+        let before = -1
+        for (;;) {
+          const w = j
+          while (j < n && classOf(s.charCodeAt(j)) & WORD) j++
+          if (j === w || j >= n || s.charCodeAt(j) !== 32) break
+          j++
+          before = end
+          end = j
+        }
+        // The last word's space must be known to be one space (more may follow, or a newline).
+        if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) end = before
+        if (end > i) {
+          out.push({text: s.slice(i, end - 1), space: ' '})
+          this.start = i = end
+          continue
         }
       }
       if (this.code === 0 && this.dest === 0) {
-        // Ordinary characters decide nothing: skip them in one native step.
-        PLAIN.lastIndex = i
-        if (PLAIN.test(s)) {
-          i = PLAIN.lastIndex
-          if (i >= n) break
-        }
+        // Ordinary characters decide nothing: skip them.
+        while (i < n && classOf(s.charCodeAt(i)) & PLAIN) i++
+        if (i >= n) break
       }
       const c = s[i]
       if (this.code > 0) {
@@ -145,7 +159,7 @@ export class ParagraphSegmenter {
       this.expire(i)
       if (c === ' ' || c === '\t' || c === '\n') {
         let j = i
-        while (j < n && WS.test(s[j])) j++
+        while (j < n && isSpace(s.charCodeAt(j))) j++
         if (j >= n) break // the whitespace run may continue
         if (this.stack.length === 0) {
           const text = s.slice(this.start, i)

@@ -55,9 +55,22 @@ const BLOCK_LEAD = /^[ \t]*(?:[#`~\-*_+>[|0-9]|$)/
 /** ...and after a paragraph line, one of these may interrupt the paragraph (or underline it). */
 const INTERRUPT_LEAD = /^[ \t]*(?:[#`~\-*_+>|=0-9]|$)/
 
+/** A top-level paragraph: its lines so far, what of it is shown, and where its first line's first `|` is (-1: none in its first `barScanned` characters). */
+interface Para {
+  kind: 'para'
+  lines: number
+  held: string
+  shown: number
+  firstLine: string
+  bar: number
+  barScanned: number
+}
+
+const newPara = (): Para => ({kind: 'para', lines: 0, held: '', shown: 0, firstLine: '', bar: -1, barScanned: 0})
+
 type Mode =
   | {kind: 'none'}
-  | {kind: 'para'; lines: number; held: string; shown: number; firstLine: string}
+  | Para
   | {kind: 'fence'; char: string; length: number; indent: number}
   | {kind: 'lines'; block: 'table' | 'quote' | 'code'; lines: string[]}
   | {kind: 'table-head'; line: string}
@@ -118,10 +131,10 @@ export class BlockSplitter {
     }
     if (m.kind === 'none') {
       if (BLOCK_LEAD.test(rest) || INDENTED.test(rest)) return
-      this.mode = {kind: 'para', lines: 0, held: '', shown: 0, firstLine: ''}
+      this.mode = newPara()
       this.partialShown = 0
     } else if (m.kind !== 'para') return
-    const p = this.mode as Extract<Mode, {kind: 'para'}>
+    const p = this.mode as Para
     // A continuation line is paragraph text once its lead rules out an interruption.
     if (p.lines > 0 && INTERRUPT_LEAD.test(rest)) return
     if (rest.length > this.partialShown) {
@@ -165,12 +178,12 @@ export class BlockSplitter {
     if (INDENTED.test(line)) return void (this.mode = {kind: 'lines', block: 'code', lines: [line]})
     if (TABLE_LEAD.test(line)) return void (this.mode = {kind: 'table-head', line})
     if (DEFINITION.test(line)) return void this.out.push({type: 'block', kind: 'definition', source: line})
-    const p: Extract<Mode, {kind: 'para'}> = {kind: 'para', lines: 0, held: '', shown: 0, firstLine: ''}
+    const p = newPara()
     this.mode = p
     this.addParaLine(p, line)
   }
 
-  private addParaLine(p: Extract<Mode, {kind: 'para'}>, line: string): void {
+  private addParaLine(p: Para, line: string): void {
     const text = p.lines === 0 ? line : '\n' + line
     if (p.lines === 0) p.firstLine = line
     p.lines++
@@ -184,21 +197,22 @@ export class BlockSplitter {
    * gate; a first line holding a `|` is held whole (it may be a table's
    * header) until the next line decides.
    */
-  private release(p: Extract<Mode, {kind: 'para'}>, text: string, complete = false): void {
-    // `known` = everything of the paragraph decided to be paragraph text.
-    const known = p.held + text
-    if (complete) p.held = known
-    let allowed = known.length
+  private release(p: Para, text: string, complete = false): void {
+    // `known` = everything of the paragraph decided to be paragraph text: held + text (not built unless needed).
+    const held = p.held
+    if (complete) p.held = held + text
+    let allowed = held.length + text.length
     if (p.lines <= 1) {
-      const bar = (complete ? p.firstLine : text).indexOf('|')
+      const bar = p.lines === 0 || complete ? firstBar(p, complete ? p.firstLine : text) : text.indexOf('|')
       if (bar >= 0) allowed = Math.min(allowed, bar)
     }
     if (allowed <= SETEXT_GATE || allowed <= p.shown) return
-    this.out.push({type: 'para', text: known.slice(p.shown, allowed)})
+    const piece = p.shown >= held.length ? text.slice(p.shown - held.length, allowed - held.length) : (held + text).slice(p.shown, allowed)
+    this.out.push({type: 'para', text: piece})
     p.shown = allowed
   }
 
-  private paraLine(p: Extract<Mode, {kind: 'para'}>, line: string): void {
+  private paraLine(p: Para, line: string): void {
     if (p.lines === 0) {
       // The first line was streaming while partial; now it is whole.
       this.addParaLine(p, line)
@@ -230,7 +244,7 @@ export class BlockSplitter {
     this.addParaLine(p, line)
   }
 
-  private endPara(p: Extract<Mode, {kind: 'para'}>): void {
+  private endPara(p: Para): void {
     this.mode = {kind: 'none'}
     if (p.held.length > p.shown) this.out.push({type: 'para', text: p.held.slice(p.shown)})
     this.out.push({type: 'para-end'})
@@ -274,7 +288,7 @@ export class BlockSplitter {
       return
     }
     // Not a table: the held line starts a paragraph, and this line follows it.
-    this.mode = {kind: 'para', lines: 0, held: '', shown: 0, firstLine: ''}
+    this.mode = newPara()
     this.addParaLine(this.mode, m.line)
     this.line(line)
   }
@@ -357,7 +371,7 @@ export class BlockSplitter {
         this.flushLines(m)
         return
       case 'table-head':
-        this.mode = {kind: 'para', lines: 0, held: '', shown: 0, firstLine: ''}
+        this.mode = newPara()
         this.addParaLine(this.mode, m.line)
         this.close()
         return
@@ -369,6 +383,15 @@ export class BlockSplitter {
         return
     }
   }
+}
+
+/** The first `|` of a paragraph's first line (`line`: the line, or as much of it as has come), scanning only what was not scanned before. */
+function firstBar(p: Para, line: string): number {
+  if (p.bar < 0 && line.length > p.barScanned) {
+    p.bar = line.indexOf('|', p.barScanned)
+    p.barScanned = line.length
+  }
+  return p.bar
 }
 
 /** Whether `line` starts a block that ends a paragraph (or a lazy continuation) before it. */

@@ -27,15 +27,16 @@ const RESET = STYLE_RESET
 
 /** Wraps `text` in its style's SGR (nothing when plain), ending with a full reset. */
 export function paint(text: string, style: Style, color: boolean): string {
-  const codes: string[] = []
-  if (style.bold) codes.push('1')
-  if (style.dim) codes.push('2')
-  if (style.italic) codes.push('3')
-  if (style.underline) codes.push('4')
-  if (style.strike) codes.push('9')
-  if (color && style.fg) codes.push(style.fg)
-  if (codes.length === 0) return text
-  return `\u001b[${codes.join(';')}m${text}${RESET}`
+  // Built without an array: this runs for every styled word.
+  let codes = ''
+  if (style.bold) codes = '1'
+  if (style.dim) codes = codes === '' ? '2' : codes + ';2'
+  if (style.italic) codes = codes === '' ? '3' : codes + ';3'
+  if (style.underline) codes = codes === '' ? '4' : codes + ';4'
+  if (style.strike) codes = codes === '' ? '9' : codes + ';9'
+  if (color && style.fg) codes = codes === '' ? style.fg : codes + ';' + style.fg
+  if (codes === '') return text
+  return `\u001b[${codes}m${text}${RESET}`
 }
 
 /** The OSC 8 hyperlink around already painted `text` (the URL holds no control characters: see safeUrl). */

@@ -31,15 +31,16 @@ export function layoutTable(rows: TableCell[][], room: number, opts: {border: St
   const widths = fit(natural, min, avail)
   const b = (s: string) => paint(s, opts.border, opts.color)
   const rule = (l: string, m: string, r: string) => b(l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r)
+  const bar = b('│')
   const out = [rule('┌', '┬', '┐')]
   rows.forEach((row, r) => {
     const cellLines = widths.map((w, k) => (row[k] ? row[k].render(w) : []))
     const height = Math.max(1, ...cellLines.map((l) => l.length))
     for (let line = 0; line < height; line++) {
-      let s = b('│')
+      let s = bar
       widths.forEach((w, k) => {
         const cell = cellLines[k][line]
-        s += ' ' + pad(cell?.text ?? '', cell?.width ?? 0, w, row[k]?.align) + ' ' + b('│')
+        s += ' ' + pad(cell?.text ?? '', cell?.width ?? 0, w, row[k]?.align) + ' ' + bar
       })
       out.push(s)
     }

@@ -94,7 +94,6 @@ export class LineWrapper {
   /** Nothing but the prefix on the current line (or the first line not begun). */
   private lineEmpty = true
   private started = false
-  private spacePending = false
   private readonly width: number
   private readonly firstPrefix: Piece[]
   private readonly restPrefix: Piece[]
@@ -134,6 +133,23 @@ export class LineWrapper {
   }
 
   /**
+   * A paragraph's plain segment (unstyled, no inline syntax: words joined by
+   * single spaces, none at either end), then a break opportunity when
+   * `space`: what `text(space ? text + ' ' : text, PLAIN)` does, without
+   * building the string.
+   */
+  plainSegment(text: string, space: boolean): void {
+    if (this.word.length > 0 || !ASCII.test(text)) return this.text(space ? text + ' ' : text, PLAIN)
+    const i = this.placePlainRun(text)
+    const last = i === 0 ? text : text.slice(i)
+    if (space) this.placePlain(last)
+    else {
+      this.word.push({text: last, style: PLAIN})
+      this.wordWidth += last.length
+    }
+  }
+
+  /**
    * Words of unstyled one-cell text separated by single spaces, placed as
    * placePlain would place them one by one: as many whole words as fit go
    * onto the line in one step. Returns where the words not placed start (the
@@ -149,8 +165,9 @@ export class LineWrapper {
         i = sp + 1
         continue
       }
-      // The last space at most a line's room away ends the last word that fits.
-      const e = text.lastIndexOf(' ', i + this.width - this.col - 1)
+      // The last space at most a line's room away ends the last word that fits (a word back at most: cheaper than lastIndexOf).
+      let e = Math.min(text.length - 1, i + this.width - this.col - 1)
+      while (text.charCodeAt(e) !== 32) e--
       this.out += ' ' + text.slice(i, e)
       this.col += 1 + e - i
       i = e + 1
@@ -181,7 +198,6 @@ export class LineWrapper {
   /** A break opportunity: ends the current word. */
   space(): void {
     this.placeWord()
-    if (!this.lineEmpty) this.spacePending = true
   }
 
   /** A forced line break (markdown hard break). */
@@ -197,7 +213,6 @@ export class LineWrapper {
     this.out += paintPieces(this.restPrefix, this.opts.color)
     this.col = this.restWidth
     this.lineEmpty = true
-    this.spacePending = false
   }
 
   /** Ends the text: the last word is placed and the line ended. */
@@ -231,7 +246,6 @@ export class LineWrapper {
     this.out += '\n' + paintPieces(this.restPrefix, this.opts.color)
     this.col = this.restWidth
     this.lineEmpty = true
-    this.spacePending = false
   }
 
   private placeWord(): void {
@@ -245,7 +259,6 @@ export class LineWrapper {
       if (this.col + 1 + w <= this.width) {
         this.out += ' ' + paintPieces(word, this.opts.color)
         this.col += 1 + w
-        this.spacePending = false
         return
       }
       this.newline()
@@ -255,7 +268,6 @@ export class LineWrapper {
       this.out += paintPieces(word, this.opts.color)
       this.col += w
       this.lineEmpty = false
-      this.spacePending = false
       return
     }
     // Longer than a line: cut at graphemes, each piece keeping its style.
@@ -285,6 +297,5 @@ export class LineWrapper {
         if (text !== '') this.newline()
       }
     }
-    this.spacePending = false
   }
 }
