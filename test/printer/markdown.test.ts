@@ -10,7 +10,7 @@ import {createRenderer, STYLE_RESET} from '../../src/lib/markdown/index.js'
 import {LoadingStream, MARKDOWN_RESET, markdownFor} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {pendingRestores} from '../../src/lib/terminal/restore.js'
-import {plain} from '../markdown/render-helpers.js'
+import {plain, renderThrough} from '../markdown/render-helpers.js'
 
 const STYLE = {markdown: true, hyperlinks: false, code_theme: 'ansi' as const}
 
@@ -94,24 +94,8 @@ describe('printer: markdown on a terminal', () => {
   it('a renderer loaded at its first text gives the bytes of one loaded at once, fences (the highlighter) included', async () => {
     const text = ['Intro words ', 'then **more**.\n\n```js\nconst', ' x = 1\n```\n', '- item\n']
     const options = {color: true, hyperlinks: false, codeTheme: 'ansi' as const, columns: () => 40}
-    const direct = createRenderer(options)
-    let want = ''
-    for (const t of text) {
-      want += direct.push(t)
-      while (direct.waiting) await direct.waiting
-      want += direct.take()
-    }
-    want += direct.end()
-    const lazy = new LoadingStream(async () => createRenderer(options))
-    let got = ''
-    for (const t of text) {
-      got += lazy.push(t)
-      while (lazy.waiting) await lazy.waiting
-      got += lazy.take()
-    }
-    got += lazy.end()
-    while (lazy.waiting) await lazy.waiting
-    got += lazy.take()
+    const want = await renderThrough(createRenderer(options), text)
+    const got = await renderThrough(new LoadingStream(async () => createRenderer(options)), text)
     expect(got).to.equal(want)
   })
 
