@@ -6,8 +6,8 @@ import {Writable} from 'node:stream'
 
 import {afterEach} from 'mocha'
 
-import {createRenderer, STYLE_RESET} from '../../src/lib/markdown/index.js'
-import {LoadingStream, MARKDOWN_RESET, markdownFor} from '../../src/lib/printer/markdown.js'
+import {createRenderer} from '../../src/lib/markdown/index.js'
+import {LoadingStream, markdownFor} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {pendingRestores} from '../../src/lib/terminal/restore.js'
 import {plain, renderThrough} from '../markdown/render-helpers.js'
@@ -69,9 +69,6 @@ describe('printer: markdown on a terminal', () => {
     expect(json.stdout.text).to.equal('{"type":"text","text":"**a**"}\n')
   })
 
-  it('the reset the printer registers is the renderer’s own', () => {
-    expect(MARKDOWN_RESET).to.equal(STYLE_RESET)
-  })
 
   it('stdout not a terminal, stderr one: the answer stays raw, reasoning is rendered dimmed once its renderer loads, and what came after it stays after it', async () => {
     const stdout = sink(false)
@@ -80,8 +77,14 @@ describe('printer: markdown on a terminal', () => {
     expect(markdown?.assistant).to.equal(undefined)
     const printer = new Printer({stdout, stderr, format: 'text', color: true, markdown, openPromptWriter: () => undefined})
     opened.push(printer)
+    const resets = () => pendingRestores().filter((n) => n === 'markdown styles').length
+    const before = resets()
     printer.reasoning('Thinking about **bold** things.\n')
     printer.chrome('⚙ after')
+    // The style reset is registered when the renderer has loaded, not for a printer that never renders.
+    expect(resets()).to.equal(before)
+    await printer.writable()
+    expect(resets()).to.equal(before + 1)
     printer.assistant('**raw**\n')
     printer.endAssistant()
     await printer.flush()

@@ -24,8 +24,8 @@ export interface PrinterMarkdown {
   assistant?: () => MarkdownStream
   /** For reasoning on stderr (dimmed). */
   reasoning?: () => MarkdownStream
-  /** Ends every style the renderer may have opened (registered for every exit path). */
-  reset?: string
+  /** Ends every style the renderer may have opened (registered for every exit path); a promise when the renderer loads later. */
+  reset?: string | Promise<string>
 }
 
 export interface MarkdownSetupOptions {
@@ -41,9 +41,6 @@ interface TerminalStream {
   columns?: number
 }
 
-/** The renderer's STYLE_RESET (markdown/style.ts), known without loading it (test/printer/markdown.test.ts compares them). */
-export const MARKDOWN_RESET = '\u001b[0m'
-
 /** The renderers for this run, or undefined when nothing is rendered. */
 export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMarkdown | undefined> {
   const env = opts.env ?? process.env
@@ -56,16 +53,23 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
   const columns = (s: TerminalStream) => () => s.columns ?? 80
   const reasoning = {...common, columns: columns(stderr), base: {dim: true}}
   if (!stdout.isTTY) {
-    const load = () => import('../markdown/index.js').then((m) => m.createRenderer(reasoning))
-    return {reasoning: () => new LoadingStream(load), reset: MARKDOWN_RESET}
+    let loaded!: (reset: string) => void
+    const reset = new Promise<string>((resolve) => (loaded = resolve))
+    const load = () =>
+      import('../markdown/index.js').then((m) => {
+        // Known, and registered by the printer, before anything rendered is written.
+        loaded(m.STYLE_RESET)
+        return m.createRenderer(reasoning)
+      })
+    return {reasoning: () => new LoadingStream(load), reset}
   }
-  const {createRenderer, prewarm} = await import('../markdown/index.js')
+  const {createRenderer, prewarm, STYLE_RESET} = await import('../markdown/index.js')
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()
   return {
     assistant: () => createRenderer({...common, columns: columns(stdout)}),
     reasoning: stderr.isTTY ? () => createRenderer(reasoning) : undefined,
-    reset: MARKDOWN_RESET,
+    reset: STYLE_RESET,
   }
 }
 
