@@ -8,12 +8,11 @@
 //
 // Run: node --import tsx bench/interrupt.ts   (BENCH_INTERRUPT_TRIES, default 20)
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
-import {createServer, type Server} from 'node:http'
-import {listenLocal} from '../test/helpers/local-server.js'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import * as nodePty from '@lydell/node-pty'
+import {startSseEndpoint} from './lib/openai-sse-server.js'
 import {runIfMain, median, percentile, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -29,23 +28,15 @@ async function startEndlessServer(): Promise<{baseUrl: string; close(): Promise<
     `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}\n\n`
   const words = ['streaming ', 'at ', 'full ', 'rate ', 'into ', 'the ', 'terminal, ', 'line ', 'after ', 'line.\n']
   const batch = Buffer.from(Array.from({length: 400}, (_, i) => line(words[i % words.length])).join(''))
-  const server: Server = createServer((req, res) => {
-    req.resume()
-    req.on('end', () => {
-      res.writeHead(200, {'content-type': 'text/event-stream'})
-      let open = true
-      res.on('close', () => (open = false))
-      const pump = () => {
-        while (open && res.write(batch)) {
-          /* keep writing until the socket pushes back */
-        }
-        if (open) res.once('drain', pump)
+  return startSseEndpoint((res, open) => {
+    const pump = () => {
+      while (open() && res.write(batch)) {
+        /* keep writing until the socket pushes back */
       }
-      pump()
-    })
+      if (open()) res.once('drain', pump)
+    }
+    pump()
   })
-  const {baseUrl, close} = await listenLocal(server)
-  return {baseUrl, close}
 }
 
 /** Watches a pty's output for a string or an amount of bytes, from a point in time on. */

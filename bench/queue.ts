@@ -12,13 +12,12 @@
 //
 // Run: node --import tsx bench/queue.ts   (BENCH_QUEUE_RUNS default 5, BENCH_QUEUE_KEYS default 30)
 import {mkdtempSync, rmSync} from 'node:fs'
-import {createServer, type Server} from 'node:http'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import * as nodePty from '@lydell/node-pty'
-import {listenLocal} from '../test/helpers/local-server.js'
 import {benchHome} from './lib/jp-run.js'
+import {startSseEndpoint} from './lib/openai-sse-server.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -52,45 +51,38 @@ async function startServer(): Promise<{baseUrl: string; mode: Mode; requested: (
   let onRequest: (() => void) | undefined
   let go: (() => void) | undefined
   const state = {mode: {kind: 'idle'} as Mode}
-  const server: Server = createServer((req, res) => {
-    req.resume()
-    req.on('end', () => {
-      res.writeHead(200, {'content-type': 'text/event-stream'})
-      let open = true
-      res.on('close', () => (open = false))
-      const started = new Promise<void>((resolve) => (go = resolve))
-      onRequest?.()
-      void started.then(() => {
-        const mode = state.mode
-        if (mode.kind === 'burst') {
-          // As fast as the client reads, in events of one token.
-          let i = 0
-          const pump = () => {
-            while (open && i < mode.tokens) {
-              const ok = res.write(chunk(token(i++)))
-              if (!ok) return void res.once('drain', pump)
-            }
-            if (open) res.end(chunk(` ${END}\n`) + DONE)
+  const {baseUrl, close} = await startSseEndpoint((res, open) => {
+    const started = new Promise<void>((resolve) => (go = resolve))
+    onRequest?.()
+    void started.then(() => {
+      const mode = state.mode
+      if (mode.kind === 'burst') {
+        // As fast as the client reads, in events of one token.
+        let i = 0
+        const pump = () => {
+          while (open() && i < mode.tokens) {
+            const ok = res.write(chunk(token(i++)))
+            if (!ok) return void res.once('drain', pump)
           }
-          pump()
-        } else if (mode.kind === 'paced') {
-          // `perSecond` tokens a second, ten a tick, until the client hangs up.
-          let i = 0
-          const timer = setInterval(() => {
-            if (!open) return clearInterval(timer)
-            let batch = ''
-            for (let k = 0; k < mode.perSecond / 100; k++) batch += chunk(token(i++))
-            res.write(batch)
-          }, 10)
-          res.on('close', () => clearInterval(timer))
-        } else {
-          // One word, then nothing (the connection stays open).
-          res.write(chunk('waiting here.\n\n'))
+          if (open()) res.end(chunk(` ${END}\n`) + DONE)
         }
-      })
+        pump()
+      } else if (mode.kind === 'paced') {
+        // `perSecond` tokens a second, ten a tick, until the client hangs up.
+        let i = 0
+        const timer = setInterval(() => {
+          if (!open()) return clearInterval(timer)
+          let batch = ''
+          for (let k = 0; k < mode.perSecond / 100; k++) batch += chunk(token(i++))
+          res.write(batch)
+        }, 10)
+        res.on('close', () => clearInterval(timer))
+      } else {
+        // One word, then nothing (the connection stays open).
+        res.write(chunk('waiting here.\n\n'))
+      }
     })
   })
-  const {baseUrl, close} = await listenLocal(server)
   return {
     baseUrl,
     get mode() {

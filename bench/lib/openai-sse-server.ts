@@ -1,9 +1,29 @@
 // A local server that streams one large OpenAI Chat Completions SSE response,
 // shaped like the real thing (ids, model, fingerprint, obfuscation padding,
 // a usage chunk, [DONE]). Shared by the adapter bench and the end-to-end
-// `jp query` bench.
-import {createServer, type Server} from 'node:http'
+// `jp query` bench. And the bare event-stream endpoint the interrupt and
+// queue benches write their own streams through.
+import {createServer, type Server, type ServerResponse} from 'node:http'
 import {listenLocal} from '../../test/helpers/local-server.js'
+
+/**
+ * A local endpoint answering every request, once its body is read, with a
+ * 200 event stream that `respond` writes; `open()` is false once the client
+ * has hung up.
+ */
+export async function startSseEndpoint(respond: (res: ServerResponse, open: () => boolean) => void): Promise<{baseUrl: string; close(): Promise<void>}> {
+  const server: Server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, {'content-type': 'text/event-stream'})
+      let open = true
+      res.on('close', () => (open = false))
+      respond(res, () => open)
+    })
+  })
+  const {baseUrl, close} = await listenLocal(server)
+  return {baseUrl, close}
+}
 
 export interface SseServer {
   /** Base URL including `/v1`, for `providers.llm.openai.base_url`. */

@@ -55,6 +55,34 @@ describe('e2e: jp conversation edit on a terminal', function () {
     expect(readFileSync(metadataPath(), 'utf8')).to.equal('{\n  "title": "Fixed title"\n}\n')
   })
 
+  // `kill -INT` / `kill -QUIT` from outside at the re-open prompt: no signal
+  // router runs here, so the restore registry's stand-in restores the
+  // terminal before the signal ends jp (128 + the signal, as any jp command).
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGQUIT', 131],
+  ] as const) {
+    it(`${signal} from outside at the re-open prompt: exit ${code}, the terminal restored (icanon echo)`, async () => {
+      step(1, `printf '{ broken' > "$1"\n`)
+      const [before, after, status] = ['stty-before', 'stty-after', 'status'].map((f) => join(sb.dir, f))
+      const script = `stty -a > '${before}'; "$0" "$1" conversation edit --metadata; echo "exit=$?" > '${status}'; stty -a > '${after}'`
+      const term = await spawnPty(['-c', script, process.execPath, BIN], {file: '/bin/sh', cwd: sb.cwd, env: {...sb.env, JP_EDITOR: EDITOR, EDITOR_DIR: editorDir}, cols: 200})
+      try {
+        await term.waitForText('Re-open the editor to fix it? [y,n,?]')
+        await term.settle(100)
+        expect(term.stty(), 'the prompt put the terminal in raw mode').to.match(/-icanon/)
+        process.kill(Number(readFileSync(`/proc/${term.pid}/task/${term.pid}/children`, 'utf8').trim()), signal)
+        await term.waitForExit()
+        expect(readFileSync(status, 'utf8').trim()).to.equal(`exit=${code}`)
+        const settled = readFileSync(after, 'utf8')
+        expect(settled).to.match(/(^|\s)icanon(\s|$)/m).and.match(/(^|\s)echo(\s|$)/m)
+        expect(settled).to.equal(readFileSync(before, 'utf8'))
+      } finally {
+        term.dispose()
+      }
+    })
+  }
+
   it('answering n discards the edit and restores the file', async () => {
     const before = readFileSync(metadataPath())
     step(1, `printf '{ broken' > "$1"\n`)

@@ -140,18 +140,25 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
   }
 
   describe('q in the menus', () => {
+    /** Ctrl+C, `q` at `menu` (after `between`, if given, is done there), then `text` typed into Queue: and Enter. */
+    async function queueThrough(r: JpRun, menu: string, text: string, between?: () => Promise<void>): Promise<void> {
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(menu)
+      await between?.()
+      r.term.send('q')
+      await r.term.waitForText('Queue:')
+      r.term.type(text)
+      r.term.send(keys.enter)
+    }
+
     it('q while streaming: Queue:, the stream goes on to its end, the countdown, then the reply is the next turn; the draft is gone once sent', async () => {
       const first: SlowResponse = {text: words(40), intervalMs: 40}
       const r = await start([first, SHORT])
       await r.term.waitForText('w3 ')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText(MENU)
-      r.term.send('?')
-      await r.term.waitForText('q - queue a reply (finish, then send it)')
-      r.term.send('q')
-      await r.term.waitForText('Queue:')
-      r.term.type('and now the summary')
-      r.term.send(keys.enter)
+      await queueThrough(r, MENU, 'and now the summary', async () => {
+        r.term.send('?')
+        await r.term.waitForText('q - queue a reply (finish, then send it)')
+      })
       await r.term.waitForText(COUNTDOWN)
       // Queued on disk as soon as it was queued.
       expect((await draftOf(r))?.trim()).to.equal('and now the summary')
@@ -182,12 +189,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       })
       const r = await run.start('use the tool')
       await r.term.waitForText('Running slow')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText(TOOL_MENU)
-      r.term.send('q')
-      await r.term.waitForText('Queue:')
-      r.term.type('after the tool')
-      r.term.send(keys.enter)
+      await queueThrough(r, TOOL_MENU, 'after the tool')
       const res = await finishedOk(r)
       expect(replay.requests).to.have.length(3)
       const second = replay.requests[1].json() as {messages: Array<{role: string; content: unknown}>}
@@ -211,12 +213,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       const r = await run.start('first question')
       // The turn is saving its query (a gap: no stream, no tool).
       await r.poll(() => existsSync(fsyncLog) && readFileSync(fsyncLog, 'utf8').includes('events.log'), 'the turn saving')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText('Interrupted [c,r,q,s,?]')
-      r.term.send('q')
-      await r.term.waitForText('Queue:')
-      r.term.type('between the phases')
-      r.term.send(keys.enter)
+      await queueThrough(r, 'Interrupted [c,r,q,s,?]', 'between the phases')
       const res = await r.finish(40_000)
       expect(res.code, r.term.screenText()).to.equal(0)
       expect(server.requests).to.have.length(2)
@@ -243,27 +240,35 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       }
     }
 
-    it('a second q seeds the prompt with the queued reply; submitted unchanged it is kept', async () => {
-      const r = await start([LONG, SHORT], {toml: FAST_COUNTDOWN})
+    /** A long stream with `first wish` queued at the menu (the stream resumed), output marked after it. */
+    async function withFirstWish(first: SlowResponse = LONG): Promise<JpRun> {
+      const r = await start([first, SHORT], {toml: FAST_COUNTDOWN})
       await r.term.waitForText('w3 ')
       r.term.markOutput()
       await queueAtMenu(r, 'first wish')
       r.term.markOutput()
+      return r
+    }
+
+    /** Ctrl+C, then q at the menu: the prompt opens again, seeded with the queued `first wish`. */
+    async function reopenSeeded(r: JpRun): Promise<void> {
       r.term.send(keys.ctrlC)
       await r.term.waitFor(() => r.term.outputSinceMark().includes(MENU), 'the menu again')
+      r.term.markOutput()
       r.term.send('q')
       await r.term.waitForText(/Queue: first wish\s*$/m)
+    }
+
+    it('a second q seeds the prompt with the queued reply; submitted unchanged it is kept', async () => {
+      const r = await withFirstWish()
+      await reopenSeeded(r)
       r.term.send(keys.enter)
       await finishedOk(r)
       expect(users(1).at(-1)).to.equal('first wish')
     })
 
     it('… edited it replaces the queued reply', async () => {
-      const r = await start([LONG, SHORT], {toml: FAST_COUNTDOWN})
-      await r.term.waitForText('w3 ')
-      r.term.markOutput()
-      await queueAtMenu(r, 'first wish')
-      r.term.markOutput()
+      const r = await withFirstWish()
       await queueAtMenu(r, 'second wish', {clear: true})
       await finishedOk(r)
       expect(server!.requests).to.have.length(2)
@@ -271,11 +276,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('… emptied it is withdrawn: back to the menu, the draft removed, nothing sent after the turn', async () => {
-      const r = await start([{text: words(40), intervalMs: 50}, SHORT], {toml: FAST_COUNTDOWN})
-      await r.term.waitForText('w3 ')
-      r.term.markOutput()
-      await queueAtMenu(r, 'first wish')
-      r.term.markOutput()
+      const r = await withFirstWish({text: words(40), intervalMs: 50})
       await queueAtMenu(r, '', {clear: true})
       // An emptied submit goes back to the menu.
       await r.term.waitFor(() => r.term.outputSinceMark().split('Interrupted [c,r,q,s,a,?]').length === 2, 'the menu again')
@@ -287,16 +288,8 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('… Ctrl+C at the prompt leaves it as it was (back to the menu)', async () => {
-      const r = await start([LONG, SHORT], {toml: FAST_COUNTDOWN})
-      await r.term.waitForText('w3 ')
-      r.term.markOutput()
-      await queueAtMenu(r, 'first wish')
-      r.term.markOutput()
-      r.term.send(keys.ctrlC)
-      await r.term.waitFor(() => r.term.outputSinceMark().includes(MENU), 'the menu again')
-      r.term.markOutput()
-      r.term.send('q')
-      await r.term.waitForText(/Queue: first wish\s*$/m)
+      const r = await withFirstWish()
+      await reopenSeeded(r)
       r.term.send(keys.ctrlU)
       r.term.type('never mind')
       r.term.send(keys.ctrlC)

@@ -9,6 +9,7 @@ import {dirname, join} from 'node:path'
 import {EditorConfig, type EditorCommand} from '../../src/lib/config/editor.js'
 import {TerminalEditorBackend} from '../../src/lib/editor/terminal.js'
 import {isEditorError} from '../../src/lib/editor/types.js'
+import {tempDirs} from '../../src/lib/process/temp-dirs.js'
 import {cleanEnv, editorPath, readRecord, tempDir, type TempDir} from './helpers.js'
 
 function direct(program: string, args: string[] = []): EditorCommand {
@@ -64,6 +65,20 @@ describe('TerminalEditorBackend', () => {
       expect(existsSync(path)).to.equal(false)
       expect(existsSync(dirname(path))).to.equal(false)
       expect(readdirSync(t.path('tmp'))).to.deep.equal([])
+    })
+
+    it('keeps its private directory in the exit registry while the editor runs (what process.exit or a crash leaves is removed), and takes it out after', async () => {
+      const slow = t.write('slow.sh', '#!/bin/sh\nsleep 0.5\n', 0o755)
+      const ours = () => tempDirs().filter((d) => dirname(d) === t.path('tmp'))
+      const editing = backend(direct(slow)).editText('x')
+      const until = Date.now() + 5_000
+      while (ours().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+      const [registered] = ours()
+      expect(registered, 'the editor\'s directory is registered while it runs').to.not.equal(undefined)
+      expect(existsSync(registered)).to.equal(true)
+      expect((await editing).outcome).to.equal('saved')
+      expect(ours()).to.deep.equal([])
+      expect(existsSync(registered)).to.equal(false)
     })
 
     it('uses the OS temp dir by default', async () => {

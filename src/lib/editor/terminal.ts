@@ -8,15 +8,15 @@
 // a Ctrl+C reaches jp as well as the editor; `ignoreSigintDuring` is what
 // keeps jp alive while the editor handles (or dies of) that SIGINT.
 //
-// execa and tmp are imported inside the methods: building a backend must cost
+// execa is imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
-import {rmSync} from 'node:fs'
-import {readFile, rm, stat, writeFile} from 'node:fs/promises'
-import {resolve} from 'node:path'
+import {readFile, stat, writeFile} from 'node:fs/promises'
+import {join, resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
 
 import type {EditorCommand} from '../config/editor.js'
 import {ignoreSigintDuring} from '../process/sigint-guard.js'
+import {makePrivateTempDir, type PrivateTempDir} from '../process/temp-dirs.js'
 import {lendTerminalToChild} from '../terminal/borrow.js'
 import {GUI_RETURN_THRESHOLD_MS, guiHint, missingWaitFlag} from './gui-hint.js'
 import {EditorError, type EditOutcome, type EditorBackend, type EditRequest, type EditTextResult} from './types.js'
@@ -49,24 +49,21 @@ export class TerminalEditorBackend implements EditorBackend {
   }
 
   async editText(content: string): Promise<EditTextResult> {
-    const tmp = await import('tmp')
-    let dir: string
-    let file: string
+    // A private directory (0700) holding a private file (0600): nobody else
+    // can read the draft, and editors' swap/backup files land in it too. A
+    // shutdown while the editor runs (a closed terminal, SIGTERM, the third
+    // Ctrl+C) exits before the finally below: the exit registry behind
+    // makePrivateTempDir removes the directory then.
+    let dir: PrivateTempDir
     try {
-      // A private directory (0700) holding a private file (0600): nobody else
-      // can read the draft, and editors' swap/backup files land in it too.
-      dir = tmp.dirSync({mode: 0o700, prefix: 'jp-edit-', tmpdir: this.options.tmpdir}).name
-      file = tmp.fileSync({mode: 0o600, prefix: 'jp-', postfix: '.md', tmpdir: dir, discardDescriptor: true}).name
+      dir = await makePrivateTempDir('jp-edit-', this.options.tmpdir)
     } catch (error) {
       throw EditorError.io(`cannot create a temporary file: ${errorLine(error)}`, error)
     }
-    // A shutdown while the editor runs (a closed terminal, SIGTERM) exits
-    // before the finally below: the draft must not outlive jp either.
-    const removeAtExit = () => rmSync(dir, {recursive: true, force: true})
-    process.once('exit', removeAtExit)
+    const file = join(dir.path, 'jp-edit.md')
     try {
       try {
-        await writeFile(file, content, {encoding: 'utf8', mode: 0o600})
+        await writeFile(file, content, {encoding: 'utf8', mode: 0o600, flag: 'wx'})
       } catch (error) {
         throw EditorError.io(`cannot write ${file}: ${errorLine(error)}`, error)
       }
@@ -84,8 +81,7 @@ export class TerminalEditorBackend implements EditorBackend {
       }
       return {outcome, text}
     } finally {
-      process.removeListener('exit', removeAtExit)
-      await rm(dir, {recursive: true, force: true}).catch(() => {})
+      await dir.remove()
     }
   }
 
