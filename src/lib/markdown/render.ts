@@ -179,6 +179,10 @@ export class MarkdownRenderer {
   private segments(segments: Segment[], w: LineWrapper): void {
     for (const seg of segments) {
       let text = seg.text
+      if (seg.plain !== undefined && this.base === PLAIN) {
+        w.plainSegment(text, true, seg.plain === 'ascii')
+        continue
+      }
       const softEnd = seg.space === '' || !seg.space.includes('\n')
       if (softEnd && this.base === PLAIN && !INLINE_SYNTAX.test(text)) {
         // Plain words (no inline syntax, so no tab or double space either) and a soft space.

@@ -28,6 +28,11 @@ export interface Segment {
   text: string
   /** The whitespace after it: '' at the paragraph's end. */
   space: string
+  /**
+   * Known to be plain words (WORD characters joined by single spaces, one
+   * space after): `'ascii'` when all are printable ASCII. Absent: not known.
+   */
+  plain?: 'words' | 'ascii'
 }
 
 /**
@@ -42,8 +47,11 @@ export interface Segment {
  */
 const PLAIN = 1
 const WORD = 2
+/** Printable ASCII: one cell each. */
+const ASCII = 4
 const CLASS = (() => {
   const c = new Uint8Array(128).fill(PLAIN | WORD)
+  for (let k = 0x20; k < 0x7f; k++) c[k] |= ASCII
   for (const ch of ' \t\n\\`*_~[]<>(') c[ch.charCodeAt(0)] = 0
   for (const ch of '&:!') c[ch.charCodeAt(0)] = PLAIN
   return c
@@ -109,18 +117,31 @@ export class ParagraphSegmenter {
         let j = i
         let end = -1
         let before = -1
+        // ASCII in every word so far, and up to `end` / `before`.
+        let all = ASCII
+        let allEnd = ASCII
+        let allBefore = ASCII
         for (;;) {
           const w = j
-          while (j < n && classOf(s.charCodeAt(j)) & WORD) j++
+          for (; j < n; j++) {
+            const k = classOf(s.charCodeAt(j))
+            if (!(k & WORD)) break
+            all &= k
+          }
           if (j === w || j >= n || s.charCodeAt(j) !== 32) break
           j++
           before = end
+          allBefore = allEnd
           end = j
+          allEnd = all
         }
         // The last word's space must be known to be one space (more may follow, or a newline).
-        if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) end = before
+        if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) {
+          end = before
+          allEnd = allBefore
+        }
         if (end > i) {
-          out.push({text: s.slice(i, end - 1), space: ' '})
+          out.push({text: s.slice(i, end - 1), space: ' ', plain: allEnd ? 'ascii' : 'words'})
           this.start = i = end
           continue
         }

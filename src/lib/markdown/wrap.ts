@@ -136,10 +136,10 @@ export class LineWrapper {
    * A paragraph's plain segment (unstyled, no inline syntax: words joined by
    * single spaces, none at either end), then a break opportunity when
    * `space`: what `text(space ? text + ' ' : text, PLAIN)` does, without
-   * building the string.
+   * building the string. `ascii`: the caller knows it is printable ASCII.
    */
-  plainSegment(text: string, space: boolean): void {
-    if (this.word.length > 0 || !ASCII.test(text)) return this.text(space ? text + ' ' : text, PLAIN)
+  plainSegment(text: string, space: boolean, ascii = false): void {
+    if (this.word.length > 0 || !(ascii || ASCII.test(text))) return this.text(space ? text + ' ' : text, PLAIN)
     const i = this.placePlainRun(text)
     const last = i === 0 ? text : text.slice(i)
     if (space) this.placePlain(last)
