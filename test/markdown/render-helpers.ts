@@ -4,8 +4,12 @@ import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index
 
 export const DEFAULTS: RendererOptions = {columns: () => 80, color: true, hyperlinks: false, codeTheme: 'ansi'}
 
-export async function renderChunks(pieces: string[], opts: Partial<RendererOptions> = {}): Promise<string> {
-  const r = createRenderer({...DEFAULTS, ...opts})
+export function renderChunks(pieces: string[], opts: Partial<RendererOptions> = {}): Promise<string> {
+  return renderThrough(createRenderer({...DEFAULTS, ...opts}), pieces)
+}
+
+/** What a streaming renderer (or one still loading: printer/markdown.ts LoadingStream) gives for `pieces`. */
+export async function renderThrough(r: {push(text: string): string; end(): string; take(): string; readonly waiting: Promise<void> | undefined}, pieces: string[]): Promise<string> {
   let out = ''
   const settle = async () => {
     while (r.waiting) {

@@ -6,10 +6,11 @@ import {Writable} from 'node:stream'
 
 import {afterEach} from 'mocha'
 
-import {markdownFor} from '../../src/lib/printer/markdown.js'
+import {createRenderer} from '../../src/lib/markdown/index.js'
+import {LoadingStream, markdownFor} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {pendingRestores} from '../../src/lib/terminal/restore.js'
-import {plain} from '../markdown/render-helpers.js'
+import {plain, renderThrough} from '../markdown/render-helpers.js'
 
 const STYLE = {markdown: true, hyperlinks: false, code_theme: 'ansi' as const}
 
@@ -66,6 +67,39 @@ describe('printer: markdown on a terminal', () => {
     json.printer.assistant('**a**')
     await json.printer.flush()
     expect(json.stdout.text).to.equal('{"type":"text","text":"**a**"}\n')
+  })
+
+
+  it('stdout not a terminal, stderr one: the answer stays raw, reasoning is rendered dimmed once its renderer loads, and what came after it stays after it', async () => {
+    const stdout = sink(false)
+    const stderr = sink(true)
+    const markdown = await markdownFor({style: STYLE, format: 'text', stdout, stderr, env: {TERM: 'xterm'}})
+    expect(markdown?.assistant).to.equal(undefined)
+    const printer = new Printer({stdout, stderr, format: 'text', color: true, markdown, openPromptWriter: () => undefined})
+    opened.push(printer)
+    const resets = () => pendingRestores().filter((n) => n === 'markdown styles').length
+    const before = resets()
+    printer.reasoning('Thinking about **bold** things.\n')
+    printer.chrome('⚙ after')
+    // The style reset is registered when the renderer has loaded, not for a printer that never renders.
+    expect(resets()).to.equal(before)
+    await printer.writable()
+    expect(resets()).to.equal(before + 1)
+    printer.assistant('**raw**\n')
+    printer.endAssistant()
+    await printer.flush()
+    const direct = createRenderer({color: true, hyperlinks: false, codeTheme: 'ansi', columns: () => 40, base: {dim: true}})
+    expect(stderr.text).to.equal(direct.push('Thinking about **bold** things.\n') + direct.end() + '⚙ after\n')
+    expect(plain(stderr.text)).to.equal('Thinking about bold things.\n⚙ after\n')
+    expect(stdout.text).to.equal('**raw**\n')
+  })
+
+  it('a renderer loaded at its first text gives the bytes of one loaded at once, fences (the highlighter) included', async () => {
+    const text = ['Intro words ', 'then **more**.\n\n```js\nconst', ' x = 1\n```\n', '- item\n']
+    const options = {color: true, hyperlinks: false, codeTheme: 'ansi' as const, columns: () => 40}
+    const want = await renderThrough(createRenderer(options), text)
+    const got = await renderThrough(new LoadingStream(async () => createRenderer(options)), text)
+    expect(got).to.equal(want)
   })
 
   it('TERM=dumb and style.markdown = false render nothing', async () => {

@@ -2,7 +2,10 @@
 // only on a terminal, in text format, with `style.markdown` on and a terminal
 // that can show it (TERM=dumb gets the raw text). The renderer itself
 // (src/lib/markdown/) is imported here lazily, so piped output, json and
-// `--help` never load the parser.
+// `--help` never load the parser: when stdout is a terminal it loads (and
+// warms) before the request, so the first token renders at once; when only
+// stderr is one (`jp query > file`), at the first reasoning text, which most
+// answers never send.
 import type {StyleSection} from '../config/types.js'
 
 /** A streaming transform from sanitized model text to terminal bytes (src/lib/markdown/render.ts). */
@@ -21,8 +24,8 @@ export interface PrinterMarkdown {
   assistant?: () => MarkdownStream
   /** For reasoning on stderr (dimmed). */
   reasoning?: () => MarkdownStream
-  /** Ends every style the renderer may have opened (registered for every exit path). */
-  reset?: string
+  /** Ends every style the renderer may have opened (registered for every exit path); a promise when the renderer loads later. */
+  reset?: string | Promise<string>
 }
 
 export interface MarkdownSetupOptions {
@@ -45,15 +48,94 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
   const stdout = (opts.stdout ?? process.stdout) as TerminalStream
   const stderr = (opts.stderr ?? process.stderr) as TerminalStream
   if (!stdout.isTTY && !stderr.isTTY) return undefined
-  const {createRenderer, prewarm, STYLE_RESET} = await import('../markdown/index.js')
-  // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
-  prewarm()
   const color = !(env.NO_COLOR !== undefined && env.NO_COLOR !== '')
   const common = {color, hyperlinks: opts.style.hyperlinks, codeTheme: opts.style.code_theme}
   const columns = (s: TerminalStream) => () => s.columns ?? 80
+  const reasoning = {...common, columns: columns(stderr), base: {dim: true}}
+  if (!stdout.isTTY) {
+    let loaded!: (reset: string) => void
+    const reset = new Promise<string>((resolve) => (loaded = resolve))
+    const load = () =>
+      import('../markdown/index.js').then((m) => {
+        // Known, and registered by the printer, before anything rendered is written.
+        loaded(m.STYLE_RESET)
+        return m.createRenderer(reasoning)
+      })
+    return {reasoning: () => new LoadingStream(load), reset}
+  }
+  const {createRenderer, prewarm, STYLE_RESET} = await import('../markdown/index.js')
+  // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
+  prewarm()
   return {
-    assistant: stdout.isTTY ? () => createRenderer({...common, columns: columns(stdout)}) : undefined,
-    reasoning: stderr.isTTY ? () => createRenderer({...common, columns: columns(stderr), base: {dim: true}}) : undefined,
+    assistant: () => createRenderer({...common, columns: columns(stdout)}),
+    reasoning: stderr.isTTY ? () => createRenderer(reasoning) : undefined,
     reset: STYLE_RESET,
   }
 }
+
+/**
+ * A renderer whose module loads at its first text: what comes before it is
+ * loaded is kept, and `waiting` holds the printer's later writes behind it
+ * (as a highlighter being loaded does), so nothing is shown out of order.
+ */
+export class LoadingStream implements MarkdownStream {
+  private inner: MarkdownStream | undefined
+  private input = ''
+  private ended = false
+  private out = ''
+  private loading: Promise<void> | undefined
+
+  constructor(private readonly create: () => Promise<MarkdownStream>) {}
+
+  push(text: string): string {
+    if (this.inner) return this.inner.push(text)
+    this.input += text
+    this.load()
+    return ''
+  }
+
+  end(): string {
+    if (this.inner) return this.inner.end()
+    this.ended = true
+    this.load()
+    return ''
+  }
+
+  take(): string {
+    const out = this.out + (this.inner?.take() ?? '')
+    this.out = ''
+    return out
+  }
+
+  get waiting(): Promise<void> | undefined {
+    return this.loading ?? this.inner?.waiting
+  }
+
+  /** Before it loads it has shown nothing, so no line of its own was broken. */
+  lineBroken(): void {
+    this.inner?.lineBroken()
+  }
+
+  private load(): void {
+    this.loading ??= this.create().then(
+      async (inner) => {
+        this.inner = inner
+        this.out = inner.push(this.input) + (this.ended ? inner.end() : '')
+        this.input = ''
+        // Done when everything given so far can be taken (a fence may have it wait for the highlighter).
+        while (inner.waiting) await inner.waiting
+        this.loading = undefined
+      },
+      () => {
+        // The renderer could not load: the (sanitized) text as it came.
+        this.out = this.input
+        this.input = ''
+        this.loading = undefined
+        this.inner = PLAIN_STREAM
+      },
+    )
+  }
+}
+
+/** Text as it comes (a renderer that failed to load). */
+const PLAIN_STREAM: MarkdownStream = {push: (text) => text, end: () => '', take: () => '', waiting: undefined, lineBroken: () => {}}

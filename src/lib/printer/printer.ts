@@ -278,8 +278,17 @@ export class Printer {
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
     // Until the printer is closed: the restore registry holds what is still to undo, not every printer a process made.
-    if ((this.markdown.assistant || this.markdown.reasoning) && options.markdown?.reset) this.unregisterReset = registerRestore({name: 'markdown styles', sequence: options.markdown.reset})
+    const reset = options.markdown?.reset
+    if ((this.markdown.assistant || this.markdown.reasoning) && reset !== undefined) {
+      const register = (sequence: string) => (this.unregisterReset = registerRestore({name: 'markdown styles', sequence}))
+      // A renderer loaded at its first text: known once it is loaded, before it writes anything.
+      if (typeof reset === 'string') register(reset)
+      else void reset.then((sequence) => this.closed || register(sequence))
+    }
   }
+
+  /** Set by close(). */
+  private closed = false
 
   private unfollow: (() => void) | undefined
 
@@ -565,6 +574,7 @@ export class Printer {
 
   /** Closes the prompt writer if it was opened. */
   close(): void {
+    this.closed = true
     this.status?.stop()
     this.flushSync()
     this.unfollow?.()
