@@ -2,9 +2,11 @@
 // streams at full rate from a local server into a real pseudo-terminal. One
 // jp process, many interrupts: stream → Ctrl+C → time until `Interrupted`
 // arrives on the terminal → `c` → stream again. The baseline, measured in the
-// same setup just before each Ctrl+C, is the time for the pty to echo a plain
-// key: the floor that the terminal's own output queue sets for anything typed.
-// Target: median < 50 ms.
+// same setup just before each Ctrl+C, is the time for a plain key typed while
+// the answer streams to be painted (type-to-queue opens `Queue:` with it; the
+// tty no longer echoes keys into the answer): the floor that the terminal's
+// output queue sets for anything typed. Ctrl+U and Ctrl+C then close that
+// prompt with nothing queued. Target: median < 50 ms.
 //
 // Run: node --import tsx bench/interrupt.ts   (BENCH_INTERRUPT_TRIES, default 20)
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -19,8 +21,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'bin', 'run.js')
 const TRIES = Number(process.env.BENCH_INTERRUPT_TRIES ?? 20)
 const MENU = 'Interrupted'
-/** Typed for the echo baseline; never in the streamed text. */
-const PLAIN_KEY = 'Q'
+/** Typed for the echo baseline; never in the streamed text nor in the `Queue:` prompt's own words. */
+const PLAIN_KEY = 'Z'
 
 /** An OpenAI-format stream that never ends on its own: as fast as the client reads, until it hangs up. */
 async function startEndlessServer(): Promise<{baseUrl: string; close(): Promise<void>}> {
@@ -115,7 +117,11 @@ export async function run(): Promise<BenchRow[]> {
       const echoed = watch.text(PLAIN_KEY)
       pty.write(PLAIN_KEY)
       echo.push((await echoed) - t0)
-      pty.write('\x15') // Ctrl+U: drop the typed key from the line buffer
+      // Ctrl+U empties the `Queue:` prompt the key opened, Ctrl+C closes it
+      // with nothing queued (no menu: the prompt takes that press).
+      pty.write('\x15')
+      pty.write('\x03')
+      await new Promise((r) => setTimeout(r, 50))
       await watch.more(64 * 1024)
       t0 = performance.now()
       const drawn = watch.text(MENU, Number(process.env.BENCH_MENU_TIMEOUT ?? 10_000))
@@ -131,8 +137,8 @@ export async function run(): Promise<BenchRow[]> {
     const e = median(echo)
     process.stderr.write(`interrupt: menu ms ${menu.map((x) => x.toFixed(1)).join(' ')}\n           echo ms ${echo.map((x) => x.toFixed(1)).join(' ')}\n`)
     return [
-      {bench: 'interrupt', metric: 'Ctrl+C → menu drawn, median', value: m, unit: 'ms', baseline: e, baselineName: 'pty key echo', ratio: m / e, target: '< 50 ms', pass: m < 50},
-      {bench: 'interrupt', metric: 'Ctrl+C → menu drawn, p95', value: percentile(menu, 95), unit: 'ms', baseline: percentile(echo, 95), baselineName: 'pty key echo', ratio: percentile(menu, 95) / percentile(echo, 95), target: '(report)', pass: true},
+      {bench: 'interrupt', metric: 'Ctrl+C → menu drawn, median', value: m, unit: 'ms', baseline: e, baselineName: 'typed key painted (Queue: opens)', ratio: m / e, target: '< 50 ms', pass: m < 50},
+      {bench: 'interrupt', metric: 'Ctrl+C → menu drawn, p95', value: percentile(menu, 95), unit: 'ms', baseline: percentile(echo, 95), baselineName: 'typed key painted (Queue: opens)', ratio: percentile(menu, 95) / percentile(echo, 95), target: '(report)', pass: true},
     ]
   } finally {
     try {
