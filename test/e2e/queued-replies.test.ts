@@ -358,27 +358,23 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       await nextQueryStartsWith(r, 'survive a kill')
     })
 
-    it('s at the menu: exit 0, the draft keeps the queued reply', async () => {
-      const r = await start([LONG])
-      await typeToQueue(r, 'after a stop')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText(MENU)
-      r.term.send('s')
-      await finishedOk(r)
-      expect((await draftOf(r))?.trim()).to.equal('after a stop')
-      expect(r.term.screenText()).to.include(KEPT)
-    })
-
-    it('a at the menu: exit 130, the draft keeps the queued reply', async () => {
-      const r = await start([LONG])
-      await typeToQueue(r, 'after an abort')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText(MENU)
-      r.term.send('a')
-      const res = await r.finish()
-      expect(res.code, r.term.screenText()).to.equal(130)
-      expect((await draftOf(r))?.trim()).to.equal('after an abort')
-    })
+    // `s` ends cleanly and says the draft is kept; `a` aborts with 130.
+    for (const {key, code, text, saysKept} of [
+      {key: 's', code: 0, text: 'after a stop', saysKept: true},
+      {key: 'a', code: 130, text: 'after an abort', saysKept: false},
+    ]) {
+      it(`${key} at the menu: exit ${code}, the draft keeps the queued reply`, async () => {
+        const r = await start([LONG])
+        await typeToQueue(r, text)
+        r.term.send(keys.ctrlC)
+        await r.term.waitForText(MENU)
+        r.term.send(key)
+        const res = await r.finish()
+        expect(res.code, r.term.screenText()).to.equal(code)
+        expect((await draftOf(r))?.trim()).to.equal(text)
+        if (saysKept) expect(r.term.screenText()).to.include(KEPT)
+      })
+    }
 
     it('a provider error: exit 1, the draft keeps the queued reply, nothing is sent after it', async () => {
       const r = await start([{text: words(20), intervalMs: 50, drop: true}, SHORT])
