@@ -13,8 +13,9 @@
 // the wait, a notice: what the user is waiting for); the writes after it in
 // the same macrotask are coalesced and flushed on the next one, or at once
 // when the buffer grows past a threshold or the other channel is written (so
-// stdout and stderr interleave in call order on a shared terminal). Backpressure: `writable()` resolves when no channel is over its
-// high-water mark; the stream loop awaits it between events.
+// stdout and stderr interleave in call order on a shared terminal).
+// Backpressure: `writable()` resolves when no channel is over its high-water
+// mark; the stream loop awaits it between events.
 import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
