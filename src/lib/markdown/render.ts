@@ -49,6 +49,11 @@ export interface MarkdownRenderOptions {
    * reference test/markdown/quick-inline.test.ts compares them with).
    */
   quick?: boolean
+  /**
+   * The answer so far was rendered by another renderer, which was `idle()`
+   * when this one took over: its next block starts after a blank line.
+   */
+  continues?: boolean
 }
 
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
@@ -72,6 +77,17 @@ export class MarkdownRenderer {
 
   constructor(private readonly opts: MarkdownRenderOptions) {
     this.base = opts.base ?? PLAIN
+    this.wrote = opts.continues === true
+  }
+
+  /**
+   * Between blocks, with everything rendered returned: the options with which
+   * a new renderer fed the rest of the answer renders exactly what this one
+   * would (test/markdown/hand-off.test.ts); undefined when not between blocks.
+   */
+  idle(): {continues: boolean} | undefined {
+    const idle = this.splitter.idle() && !this.para && !this.fence && !this.list && !this.loading && this.held.length === 0 && this.out === ''
+    return idle ? {continues: this.wrote} : undefined
   }
 
   /** Feeds more (sanitized) text; returns the bytes it renders. */

@@ -102,6 +102,15 @@ export class BlockSplitter {
     return this.take()
   }
 
+  /**
+   * Between blocks with nothing pending: every event so far is taken, no block
+   * is open and no text is waiting for its line's end. A new splitter fed the
+   * rest of the answer from here splits it exactly as this one would.
+   */
+  idle(): boolean {
+    return this.mode.kind === 'none' && this.pos === this.text.length && this.out.length === 0
+  }
+
   private take(): SplitEvent[] {
     const out = this.out
     this.out = []
