@@ -7,15 +7,17 @@
 // BENCH_MD_BEFORE=DIR (a copy of src/lib/markdown, e.g. the code before a
 // change) both renderers run in the same run, alternating, and the output's
 // hashes are compared (they must be equal whenever the change keeps the
-// bytes).
+// bytes). Both are bundled with the build's highlight.js patch
+// (scripts/highlight-patch.js); BENCH_MD_BEFORE_UNPATCHED=1 bundles the
+// before without it (to measure the patch itself).
 //
-// Run: node --import tsx bench/markdown-render.ts   (BENCH_MD_RUNS=5, BENCH_MD_SIZES=2,20, BENCH_MD_BEFORE=DIR)
+// Run: node --import tsx bench/markdown-render.ts   (BENCH_MD_RUNS=5, BENCH_MD_SIZES=2,20, BENCH_MD_BEFORE=DIR, BENCH_MD_BEFORE_UNPATCHED=1)
 import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
-import {fileURLToPath} from 'node:url'
-import {build} from 'esbuild'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {build, type Plugin} from 'esbuild'
 
 import {textHeavyAnswer} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
@@ -24,6 +26,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
 const SIZES = (process.env.BENCH_MD_SIZES ?? '2,20').split(',').map(Number)
 const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE) : undefined
+const UNPATCHED_BEFORE = process.env.BENCH_MD_BEFORE_UNPATCHED === '1'
 const CHUNK = 200
 
 interface Sample {
@@ -63,9 +66,21 @@ process.stdout.write(JSON.stringify({ms, cpu, hash: hash.digest('hex')}) + '\\n'
 `
 
 /** The renderer in `dir` bundled with the child above, as an ES module file in `out`. */
-async function bundle(dir: string, out: string, name: string): Promise<string> {
+async function bundle(dir: string, out: string, name: string, patched = true): Promise<string> {
   const file = join(out, `${name}.mjs`)
-  await build({stdin: {contents: CHILD, resolveDir: dir, loader: 'ts'}, bundle: true, platform: 'node', target: 'node20', format: 'esm', outfile: file, logLevel: 'warning'})
+  const {highlightWithoutPerCallCost} = (await import(pathToFileURL(join(ROOT, 'scripts/highlight-patch.js')).href)) as {highlightWithoutPerCallCost(): Plugin}
+  await build({
+    stdin: {contents: CHILD, resolveDir: dir, loader: 'ts'},
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    outfile: file,
+    logLevel: 'warning',
+    // A copy of the renderer outside the repository still finds its packages here.
+    nodePaths: [join(ROOT, 'node_modules')],
+    plugins: patched ? [highlightWithoutPerCallCost()] : [],
+  })
   return file
 }
 
@@ -81,7 +96,7 @@ export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-md-render-'))
   try {
     const now = await bundle(join(ROOT, 'src', 'lib', 'markdown'), dir, 'now')
-    const then = BEFORE ? await bundle(BEFORE, dir, 'before') : undefined
+    const then = BEFORE ? await bundle(BEFORE, dir, 'before', !UNPATCHED_BEFORE) : undefined
     for (const mb of SIZES) {
       const answer = join(dir, `answer-${mb}.md`)
       writeFileSync(answer, textHeavyAnswer(mb * 1024 * 1024))

@@ -16,6 +16,8 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import ts from 'typescript'
 
+import {highlightWithoutPerCallCost} from './highlight-patch.js'
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const node = process.execPath
 
@@ -48,7 +50,7 @@ const cli = await build({
   },
   // Optional native or build-time packages some dependencies probe for.
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node'],
-  plugins: [commandSortWithoutCollator()],
+  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost()],
 })
 writeFileSync(join(root, 'dist/jp.cjs'), asciiOnly(routeDynamicImports(cli.outputFiles[0].text)))
 

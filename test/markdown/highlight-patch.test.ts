@@ -1,0 +1,126 @@
+// The build's highlight.js patch (scripts/highlight-patch.js) makes each
+// highlight call cheaper and must change nothing else: the renderer bundled
+// with and without it renders the same bytes for every fence of the corpus
+// and for generated code in every common language, line by line as an
+// answer streams; the shipped bundle carries the patched code; and a patch
+// whose code is gone from highlight.js fails the build.
+import {expect} from 'chai'
+import {build, type Plugin} from 'esbuild'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+import {ROOT} from '../helpers/cli.js'
+import {CORPUS} from './corpus.js'
+
+interface PatchModule {
+  HIGHLIGHT_PATCHES: {why: string; from: string; to: string}[]
+  patchHighlightCore(text: string, path?: string): string
+  highlightWithoutPerCallCost(): Plugin
+}
+const patchModule = () => import(pathToFileURL(join(ROOT, 'scripts/highlight-patch.js')).href) as Promise<PatchModule>
+
+/** highlight.js's common languages, by a name each answers to. */
+const LANGUAGES = 'xml html bash sh c cpp csharp css markdown diff ruby go graphql ini java javascript js json kotlin less lua makefile perl objectivec php php-template plaintext python py python-repl r rust scss shell sql swift yaml typescript ts vbnet wasm'.split(' ')
+/** Tokens of many languages: strings, comments and blocks opened and closed across lines, keywords, numbers, words of prose. */
+const TOKENS = ['const', 'let', 'function', 'def', 'class', 'return', 'if', 'else', 'for', 'import', 'from', 'fn', 'pub', 'struct', 'int', 'SELECT', 'FROM', 'WHERE', 'echo', '$x', '@foo', '#include', '<div>', '</div>', '<a href="x">', '"str"', "'c'", '`tpl ${x}`', '"""', "'''", '/*', '*/', '//', '#', '--', ';', '{', '}', '(', ')', '[', ']', '=>', '->', '::', '=', '==', '+', '*', '/', '0x1F', '42', '3.14', 'true', 'null', 'None', 'self', 'this', 'foo', 'Qux', 'compute', 'console.log', '\\', ':', ',', 'key: value', '- item', '@@ -1 +1 @@', '+added', '<<EOF', 'EOF', 'TODO:', 'the', 'quick', 'brown', 'fox', 'it', 'is', 'é', '漢字', '\t', '|', '&&', '<?php', '?>', '{{', '}}', '=begin', '=end', '[section]', 'async', 'await', 'match', 'end', 'then', 'fi']
+
+/** Answers of fenced code: 4 blocks of 5–34 token-soup lines in each language (a fixed seed). */
+function generatedCode(): string[] {
+  let seed = 12345
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+  const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)]
+  return LANGUAGES.map((lang) => {
+    let text = ''
+    for (let b = 0; b < 4; b++) {
+      const lines: string[] = []
+      for (let l = 5 + Math.floor(rnd() * 30); l > 0; l--) lines.push((rnd() < 0.3 ? '    ' : '') + Array.from({length: Math.floor(rnd() * 12)}, () => pick(TOKENS)).join(rnd() < 0.8 ? ' ' : ''))
+      text += `Before.\n\n\`\`\`${lang}\n${lines.join('\n')}\n\`\`\`\n\n`
+    }
+    return text
+  })
+}
+
+/** The bench answer's kind of code: a declaration, then an English comment. */
+const BENCH_CODE = '```js\n' + Array.from({length: 40}, (_, i) => `const v${i} = compute(${i}) // The renderer streams each paragraph as it arrives and wraps it.`).join('\n') + '\n```\n'
+
+/** Renders every answer in 7-character chunks (a fence streams line by line) with the renderer bundled with or without the patch. */
+const RENDER_ALL = `
+import {createRenderer} from './index.ts'
+export async function renderAll(answers, chunk) {
+  const out = []
+  for (const text of answers) {
+    const r = createRenderer({columns: () => 80, color: true, hyperlinks: false, codeTheme: 'ansi'})
+    let s = ''
+    for (let i = 0; i < text.length; i += chunk) {
+      s += r.push(text.slice(i, i + chunk))
+      while (r.waiting) { await r.waiting; s += r.take() }
+    }
+    s += r.end()
+    out.push(s)
+  }
+  return out
+}
+`
+
+describe('markdown: the build’s highlight.js patch', function () {
+  this.timeout(120_000)
+  let dir: string
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'jp-hl-patch-'))))
+  after(() => rmSync(dir, {recursive: true, force: true}))
+
+  async function renderer(patched: boolean): Promise<(answers: string[], chunk: number) => Promise<string[]>> {
+    const {highlightWithoutPerCallCost} = await patchModule()
+    const file = join(dir, patched ? 'patched.mjs' : 'plain.mjs')
+    await build({
+      stdin: {contents: RENDER_ALL, resolveDir: join(ROOT, 'src/lib/markdown'), loader: 'ts'},
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      outfile: file,
+      logLevel: 'error',
+      plugins: patched ? [highlightWithoutPerCallCost()] : [],
+    })
+    const text = readFileSync(file, 'utf8')
+    // The two bundles differ exactly by the patch.
+    expect(text.includes('next.parent = top'), file).to.equal(patched)
+    return ((await import(pathToFileURL(file).href)) as {renderAll: (answers: string[], chunk: number) => Promise<string[]>}).renderAll
+  }
+
+  it('renders the same bytes as highlight.js unpatched: the corpus, generated code in every common language, the bench’s code', async () => {
+    const answers = [...CORPUS.map((a) => a.text), ...generatedCode(), BENCH_CODE]
+    const [plain, patched] = [await renderer(false), await renderer(true)]
+    for (const chunk of [7, 1000]) {
+      const a = await plain(answers, chunk)
+      const b = await patched(answers, chunk)
+      for (let k = 0; k < answers.length; k++) expect(b[k], `answer ${k} (${answers[k].slice(0, 40)}…), chunks of ${chunk}`).to.equal(a[k])
+    }
+    // Not vacuous: the generated code was highlighted (all but plain text and one more show a highlight colour, the bench's code its keyword's).
+    const code = (await patched(answers, 1000)).slice(CORPUS.length)
+    const coloured = code.filter((s) => /\u001b\[(3[1-6]|90)m/.test(s))
+    expect(coloured.length).to.be.at.least(code.length - 2)
+    expect(code[code.length - 1]).to.include('\u001b[35mconst')
+  })
+
+  it('is in the shipped bundle, and none of the code it replaces', async () => {
+    const {HIGHLIGHT_PATCHES} = await patchModule()
+    const cli = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
+    expect(HIGHLIGHT_PATCHES).to.have.length(3)
+    expect(cli).to.include('next.parent = top')
+    expect(cli).to.include('if (language.isCompiled) return language;')
+    expect(cli).to.not.include('Object.create(mode, { parent: { value: top } })')
+    expect(cli).to.not.include('match.findIndex(')
+  })
+
+  it('fails the build when the code a patch replaces is not there once', async () => {
+    const {HIGHLIGHT_PATCHES, patchHighlightCore} = await patchModule()
+    const core = readFileSync(join(ROOT, 'node_modules/highlight.js/lib/core.js'), 'utf8')
+    expect(patchHighlightCore(core)).to.not.equal(core)
+    for (const p of HIGHLIGHT_PATCHES) {
+      expect(() => patchHighlightCore(core.replace(p.from, '')), p.why).to.throw(`"${p.why}" is not there once`)
+      expect(() => patchHighlightCore(core + p.from), p.why).to.throw(`"${p.why}" is not there once`)
+    }
+  })
+})
