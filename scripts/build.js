@@ -164,6 +164,7 @@ await build({
   outfile: 'dist/render-worker.cjs',
   format: 'cjs',
   mainFields: ['module', 'main'],
+  plugins: [highlightWithoutPerCallCost()],
 })
 
 // The bundles carry code vendored from @inquirer/core (MIT): its licence and

@@ -5,6 +5,8 @@
 // must be byte for byte what the main renderer alone gives, with chrome and
 // broken lines in between, and nothing may be lost if the worker dies.
 import {expect} from 'chai'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {Writable} from 'node:stream'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
@@ -15,6 +17,7 @@ import {textHeavyAnswer} from '../../bench/markdown.js'
 import {CORPUS} from '../markdown/corpus.js'
 import {chunksOf} from '../markdown/render-helpers.js'
 
+const ROOT = join(import.meta.dirname, '..', '..')
 const OPTIONS: Omit<RendererOptions, 'columns'> = {color: true, hyperlinks: false, codeTheme: 'ansi'}
 
 function terminal(columns = 100): Writable & {text: string; isTTY: boolean; columns: number} {
@@ -153,6 +156,17 @@ describe('printer: a long answer rendered on a second thread', function () {
     const before = tty.text.indexOf('⚙ before')
     expect(before).to.be.greaterThan(0)
     expect(tty.text.slice(before)).to.include(pieces.slice(half).join(''))
+  })
+
+  it('the worker is built with the CLI bundle\'s highlight.js patch (scripts/highlight-patch.js)', () => {
+    // What each patch takes out (as esbuild prints it) is in neither bundle; what the compile patch puts in is in both.
+    for (const file of ['dist/jp.cjs', 'dist/render-worker.cjs']) {
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      expect(text, file).to.include('highlightAuto')
+      expect(text, file).to.not.match(/Object\.create\(mode, \{\s*parent:/)
+      expect(text, file).to.not.match(/match\.findIndex\(/)
+      expect(text, file).to.match(/if \(language\.isCompiled\) return language;/)
+    }
   })
 
   it('a short answer is never handed off', async () => {
