@@ -36,27 +36,21 @@ export interface Segment {
 }
 
 /**
- * Character classes, for the scan's hot loops (a regular expression per
- * word costs more than the word): PLAIN characters decide nothing for the
- * scan; WORD characters also mean nothing to the inline parser (see
+ * The scan's hot paths are sticky regular expressions over character
+ * classes (a call per character costs more than the text): ORDINARY
+ * characters decide nothing for the scan; WORD characters (ORDINARY but
+ * `&`, `:` and `!`) also mean nothing to the inline parser (see
  * INLINE_SYNTAX in render.ts), so words of them followed by one space each
  * are segments of their own anyway at ground state, and a stretch of them is
  * cut as one segment (the renderer treats it exactly as the words one by
- * one), which spares a segment per word. Beyond ASCII everything is a word
- * character.
+ * one), which spares a segment per word. Beyond ASCII every character is a
+ * word character.
  */
-const PLAIN = 1
-const WORD = 2
+const ORDINARY = /[^ \t\n\\`*_~[\]<>(]*/y
+/** Words of WORD characters, each followed by one space. */
+const WORDS = /(?:[^ \t\n\\`*_~[\]<>(&:!]+ )+/y
 /** Printable ASCII: one cell each. */
-const ASCII = 4
-const CLASS = (() => {
-  const c = new Uint8Array(128).fill(PLAIN | WORD)
-  for (let k = 0x20; k < 0x7f; k++) c[k] |= ASCII
-  for (const ch of ' \t\n\\`*_~[]<>(') c[ch.charCodeAt(0)] = 0
-  for (const ch of '&:!') c[ch.charCodeAt(0)] = PLAIN
-  return c
-})()
-const classOf = (code: number): number => (code < 128 ? CLASS[code] : PLAIN | WORD)
+const PRINTABLE = /^[\u0020-\u007e]*$/
 const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 10
 const PUNCT = /[\p{P}\p{S}]/u
 const SPACE = /[\s\u00a0]/u
@@ -82,7 +76,7 @@ export class ParagraphSegmenter {
     this.src += text
     const out: Segment[] = []
     this.scan(out)
-    if (this.start > 4096) {
+    if (this.start > 0) {
       this.src = this.src.slice(this.start)
       this.pos -= this.start
       this.base += this.start
@@ -114,41 +108,25 @@ export class ParagraphSegmenter {
     while (i < n) {
       if (i === this.start && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
         // Whole words of WORD characters, each followed by one space.
-        let j = i
-        let end = -1
-        let before = -1
-        // ASCII in every word so far, and up to `end` / `before`.
-        let all = ASCII
-        let allEnd = ASCII
-        let allBefore = ASCII
-        for (;;) {
-          const w = j
-          for (; j < n; j++) {
-            const k = classOf(s.charCodeAt(j))
-            if (!(k & WORD)) break
-            all &= k
-          }
-          if (j === w || j >= n || s.charCodeAt(j) !== 32) break
-          j++
-          before = end
-          allBefore = allEnd
-          end = j
-          allEnd = all
-        }
+        WORDS.lastIndex = i
+        let end = WORDS.test(s) ? WORDS.lastIndex : -1
         // The last word's space must be known to be one space (more may follow, or a newline).
         if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) {
-          end = before
-          allEnd = allBefore
+          const sp = s.lastIndexOf(' ', end - 2)
+          end = sp >= i ? sp + 1 : -1
         }
         if (end > i) {
-          out.push({text: s.slice(i, end - 1), space: ' ', plain: allEnd ? 'ascii' : 'words'})
+          const text = s.slice(i, end - 1)
+          out.push({text, space: ' ', plain: PRINTABLE.test(text) ? 'ascii' : 'words'})
           this.start = i = end
           continue
         }
       }
       if (this.code === 0 && this.dest === 0) {
         // Ordinary characters decide nothing: skip them.
-        while (i < n && classOf(s.charCodeAt(i)) & PLAIN) i++
+        ORDINARY.lastIndex = i
+        ORDINARY.test(s)
+        i = ORDINARY.lastIndex
         if (i >= n) break
       }
       const c = s[i]
