@@ -4,6 +4,7 @@
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
+//   dist/render-worker.cjs  the thread a long answer is rendered on
 // then the oclif manifest (scripts/manifest.js), the V8 code cache of the
 // CLI bundle (scripts/code-cache.js) and the recorded help of the root, the
 // commands and the topics (scripts/recorded-help.js).
@@ -152,6 +153,18 @@ await build({
   // supports-color is CommonJS and requires node: built-ins.
   banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
+})
+
+// The render worker's thread (src/lib/markdown/worker.ts, started by
+// src/lib/printer/render-worker.ts): the renderer alone, markdown-it and
+// highlight.js with it, so a worker boots without the CLI.
+await build({
+  ...common,
+  entryPoints: ['src/lib/markdown/worker.ts'],
+  outfile: 'dist/render-worker.cjs',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  plugins: [highlightWithoutPerCallCost()],
 })
 
 // The bundles carry code vendored from @inquirer/core (MIT): its licence and

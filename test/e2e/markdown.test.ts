@@ -15,6 +15,8 @@ import {fullText, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow
 import {cells} from '../../src/lib/markdown/wrap.js'
 import {BIN} from '../helpers/cli.js'
 import {spawnPty} from '../helpers/pty.js'
+import {HAND_OFF_AFTER} from '../../src/lib/printer/render-worker.js'
+import {textHeavyAnswer} from '../../bench/markdown.js'
 
 const SNAPSHOTS = join(import.meta.dirname, 'snapshots')
 
@@ -289,6 +291,46 @@ describe('e2e: markdown rendered on the terminal', function () {
       const sgr = [...run.term.output().matchAll(/\u001b\[([0-9;]*)m/g)].map((m) => m[1])
       expect(sgr.length).to.be.greaterThan(0)
       expect(['0', ''].includes(sgr[sgr.length - 1])).to.equal(true)
+    })
+
+    describe('a long answer, rendered on a second thread past its first part (printer/render-worker.ts)', () => {
+      // Past HAND_OFF_AFTER of text, once the worker has booted, the rest goes to it: what follows must show as before.
+      const FILLER = textHeavyAnswer(HAND_OFF_AFTER + 8000).replace(/^# Answer\n\n/, '')
+      // Then short paragraphs, a piece each, while the worker boots (its hand-off comes between two of them).
+      const lead = ['# Long answer\n\n', FILLER, '\n', ...Array.from({length: 25}, (_, i) => `Paragraph ${i}.\n\n`)]
+
+      it('every block kind after it shows as its snapshot', async () => {
+        const {server, run} = await runTo({cols: 40}, {text: [...lead, ...response(ANSWER, 20).text], intervalMs: 20})
+        open.push({server, run})
+        const done = await run.finish(60_000)
+        expect(done.code).to.equal(0)
+        const all = run.term.screen()
+        const rows = all.slice(all.lastIndexOf('# Release notes'))
+        expect(rows.join('\n').replace(/\n+$/, '')).to.equal(readFileSync(join(SNAPSHOTS, 'markdown-40.txt'), 'utf8'))
+      })
+
+      it('a paragraph cut by the Ctrl+C menu resumes correctly after c, and s leaves the styles reset', async () => {
+        for (const key of ['c', 's']) {
+          const text = `${PARA} ${PARA} ${PARA}\n`
+          const {server, run} = await runTo({cols: 40, toml: ''}, {text: [...lead, ...text.match(/.{1,6}/gs)!], intervalMs: 40})
+          open.push({server, run})
+          await run.term.waitForText('quick brown')
+          run.term.send('\x03')
+          await run.term.waitForText('Interrupted [c,r,q,s,a,?]')
+          run.term.send(key)
+          const done = await run.finish(60_000)
+          expect(done.code).to.equal(0)
+          const rows = run.term.screen()
+          for (const row of rows) expect(cells(row)).to.be.at.most(40)
+          // eslint-disable-next-line no-control-regex
+          const sgr = [...run.term.output().matchAll(/\u001b\[([0-9;]*)m/g)].map((m) => m[1])
+          expect(['0', ''].includes(sgr[sgr.length - 1]), `${key}: styles reset`).to.equal(true)
+          if (key === 's') continue
+          const from = rows.findIndex((l) => l.startsWith('The quick'))
+          const shown = rows.slice(from).filter((l) => !l.startsWith('Interrupted')).join(' ').replace(/\^C/g, ' ')
+          expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
+        }
+      })
     })
 
     it('blocks after a resize use the new width', async () => {

@@ -51,13 +51,29 @@ describe('markdown: handing the rest of an answer to another renderer', function
     const at = (text: string) => (r.push(text), r.idle())
     expect(at('Some text'), 'in a paragraph').to.equal(undefined)
     expect(at(' more.\n'), 'at its end of line (a setext underline may follow)').to.equal(undefined)
-    expect(at('\n'), 'after its blank line').to.deep.equal({continues: true})
+    expect(at('\n'), 'after its blank line').to.deep.equal({continues: true, highlighted: false})
     expect(at('```\ncode\n\n'), 'in a fence, after a blank line').to.equal(undefined)
-    expect(at('```\n\n'), 'after the fence').to.deep.equal({continues: true})
+    expect(at('```\n\n'), 'after the fence').to.deep.equal({continues: true, highlighted: false})
     expect(at('- an item\n\n'), 'after a list item and a blank line (the list may go on)').to.equal(undefined)
     expect(at('Next'), 'a paragraph ends the list').to.equal(undefined)
-    expect(at('\n\n'), 'after that paragraph').to.deep.equal({continues: true})
-    expect(createRenderer({...DEFAULTS}).idle(), 'before anything').to.deep.equal({continues: false})
+    expect(at('\n\n'), 'after that paragraph').to.deep.equal({continues: true, highlighted: false})
+    expect(createRenderer({...DEFAULTS}).idle(), 'before anything').to.deep.equal({continues: false, highlighted: false})
+  })
+
+  it('carries a loaded highlighter over: code in a later list item is highlighted as in one render', async () => {
+    const text = 'Intro.\n\n```js\nconst x = 1\n```\n\nMiddle.\n\n- item\n\n  ```js\n  const y = 2\n  ```\n\nEnd.\n'
+    const whole = await render(text)
+    // The list's fence is highlighted (the first fence loaded the highlighter)...
+    expect(whole.split('const y')[0]).to.match(/\u001b\[[0-9;]+mconst/)
+    for (let at = text.indexOf('Middle'); at < text.indexOf('- item') + 1; at++) {
+      const out = await handedOff(text, at, {})
+      if (out !== undefined) expect(out, `handed off at ${at}`).to.equal(whole)
+    }
+    const first = createRenderer({...DEFAULTS})
+    first.push(text.slice(0, text.indexOf('Middle')))
+    while (first.waiting) await first.waiting
+    first.take()
+    expect(first.idle()).to.deep.equal({continues: true, highlighted: true})
   })
 
   it('gives the one-shot bytes for the bench answer handed off at its paragraph ends', async () => {

@@ -54,6 +54,8 @@ export interface MarkdownRenderOptions {
    * when this one took over: its next block starts after a blank line.
    */
   continues?: boolean
+  /** ...and it had loaded its highlighter (code in a later list item or quote is highlighted): this one loads it first. */
+  highlighted?: boolean
 }
 
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
@@ -78,6 +80,13 @@ export class MarkdownRenderer {
   constructor(private readonly opts: MarkdownRenderOptions) {
     this.base = opts.base ?? PLAIN
     this.wrote = opts.continues === true
+    if (opts.highlighted && opts.loadHighlighter) {
+      // Held until it is loaded, as at a first fence.
+      this.loading = opts.loadHighlighter().then(
+        (h) => this.loaded(h),
+        () => this.loaded(undefined),
+      )
+    }
   }
 
   /**
@@ -85,9 +94,9 @@ export class MarkdownRenderer {
    * a new renderer fed the rest of the answer renders exactly what this one
    * would (test/markdown/hand-off.test.ts); undefined when not between blocks.
    */
-  idle(): {continues: boolean} | undefined {
+  idle(): {continues: boolean; highlighted: boolean} | undefined {
     const idle = this.splitter.idle() && !this.para && !this.fence && !this.list && !this.loading && this.held.length === 0 && this.out === ''
-    return idle ? {continues: this.wrote} : undefined
+    return idle ? {continues: this.wrote, highlighted: this.highlighter !== undefined} : undefined
   }
 
   /** Feeds more (sanitized) text; returns the bytes it renders. */
@@ -315,11 +324,16 @@ export class MarkdownRenderer {
   }
 
   private resumeWith(h: Highlighter | undefined): void {
+    this.loaded(h, () => this.openFrame())
+  }
+
+  /** The highlighter is loaded (or failed to): `first` (the fence that asked for it), then what was held. */
+  private loaded(h: Highlighter | undefined, first?: () => void): void {
     this.highlighter = h
     this.loading = undefined
     // Without a highlighter (it failed to load) code is plain: never again try.
     if (!h) this.opts.loadHighlighter = undefined
-    this.openFrame()
+    first?.()
     const held = this.held
     this.held = []
     this.run(held)

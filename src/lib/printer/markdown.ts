@@ -16,12 +16,20 @@ export interface MarkdownStream {
   /** Set while the renderer waits for its highlighter; resolves when `take()` has the rest. */
   readonly waiting: Promise<void> | undefined
   lineBroken(): void
+  /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
+  sync?(): void
+  /** The answer will not go on (the printer closed). */
+  stop?(): void
 }
 
 /** What the printer renders with: one stream per answer and per reasoning block. */
 export interface PrinterMarkdown {
-  /** For assistant text on stdout. */
-  assistant?: () => MarkdownStream
+  /**
+   * For assistant text on stdout. Given a sink, a long answer may be
+   * rendered on a second thread, its output then written to the sink as it
+   * comes rather than returned (render-worker.ts).
+   */
+  assistant?: (sink?: (text: string) => void) => MarkdownStream
   /** For reasoning on stderr (dimmed). */
   reasoning?: () => MarkdownStream
   /** Ends every style the renderer may have opened (registered for every exit path); a promise when the renderer loads later. */
@@ -63,11 +71,14 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const {createRenderer, prewarm, STYLE_RESET} = await import('../markdown/index.js')
+  const [{createRenderer, prewarm, STYLE_RESET}, {HandOffStream}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()
   return {
-    assistant: () => createRenderer({...common, columns: columns(stdout)}),
+    assistant: (sink) => {
+      const local = createRenderer({...common, columns: columns(stdout)})
+      return sink ? new HandOffStream(local, common, columns(stdout), sink) : local
+    },
     reasoning: stderr.isTTY ? () => createRenderer(reasoning) : undefined,
     reset: STYLE_RESET,
   }

@@ -270,7 +270,8 @@ export class Printer {
     const line = stdoutTTY || stderrTTY ? new TerminalLine(columns) : undefined
     // Any output ends the status line first (erased before the text lands).
     this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY, stdoutTTY ? line : undefined)
-    this.err = new Channel(stderr, () => (this.status?.stop(), this.out.flush()), stderrTTY, stderrTTY ? line : undefined)
+    // ...and, the answer being rendered on another thread, what it has rendered so far lands first.
+    this.err = new Channel(stderr, () => (this.status?.stop(), this.syncAssistant(), this.out.flush()), stderrTTY, stderrTTY ? line : undefined)
     if (line) this.followPrompts(line)
     this.openPromptWriterImpl = options.openPromptWriter ?? openTtyWriteStream
     this.markdown = {
@@ -325,6 +326,17 @@ export class Printer {
     this.err.atLineStart = true
     this.assistantMd?.lineBroken()
     this.reasoningMd?.lineBroken()
+  }
+
+  /** Blocks until a render worker has given back all it was given (see render-worker.ts): call before anything else goes to the terminal. */
+  private syncAssistant(): void {
+    this.assistantMd?.sync?.()
+  }
+
+  /** Output of a render worker, as it comes. */
+  private rendered(text: string): void {
+    if (this.inOrder(() => this.rendered(text))) return
+    this.out.write(text)
   }
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
@@ -387,7 +399,7 @@ export class Printer {
       chunk = this.assistantSanitizer.push(chunk)
     }
     if (this.markdown.assistant) {
-      this.assistantMd ??= this.markdown.assistant()
+      this.assistantMd ??= this.markdown.assistant((text) => this.rendered(text))
       this.out.write(this.assistantMd.push(chunk))
       this.whenWaiting(this.assistantMd, this.out)
       return
@@ -457,6 +469,7 @@ export class Printer {
   /** A line of chrome on stderr (tool headers, progress). */
   chrome(line: string): void {
     if (this.inOrder(() => this.chrome(line))) return
+    this.syncAssistant()
     this.endReasoning()
     // On a shared terminal, chrome after half a line of assistant text would
     // land on that line; break it first (a rendered block goes on below it).
@@ -475,11 +488,13 @@ export class Printer {
    * markdown is on; else the text as written). The menus start on their own line.
    */
   atLineStart(): boolean {
+    this.syncAssistant()
     return this.out.atLineStart
   }
 
   /** A prompt ended stdout's partial line itself (on the terminal): rendered text goes on below it. */
   lineBroken(): void {
+    this.syncAssistant()
     this.out.atLineStart = true
     ;(this.out.line ?? this.err.line)?.broken()
     this.assistantMd?.lineBroken()
@@ -522,6 +537,7 @@ export class Printer {
   /** Writes out everything buffered and waits for it; call before a prompt takes the terminal. */
   async flush(): Promise<void> {
     while (this.heldDone) await this.heldDone
+    this.syncAssistant()
     this.out.flush()
     this.err.flush()
     await Promise.all([this.out.settle(), this.err.settle()])
@@ -529,6 +545,7 @@ export class Printer {
 
   /** Pushes buffered text to the streams synchronously (exit paths). */
   flushSync(): void {
+    this.syncAssistant()
     this.out.flush()
     this.err.flush()
   }
@@ -578,6 +595,7 @@ export class Printer {
     this.closed = true
     this.status?.stop()
     this.flushSync()
+    this.assistantMd?.stop?.()
     this.unfollow?.()
     this.unfollow = undefined
     this.unregisterReset?.()

@@ -314,8 +314,12 @@ interface MenuState {
   decision?: StreamingInterruptAction
   /** The stream has ended (the menu then offers no resume). */
   ended: boolean
-  /** Whether what was shown so far ends a line: the menu must start on its own. */
-  atLineStart: boolean
+  /**
+   * Whether what was shown so far ends a line: the menu must start on its
+   * own. `printer`: as the printer says when asked (assistant text, whose
+   * rendering may still be under way on another thread).
+   */
+  atLineStart: boolean | 'printer'
 }
 
 async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
@@ -392,7 +396,7 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   const handler = deps.interactive.interrupts
   const menu = (async () => {
     await printer.flush()
-    if (!state.atLineStart) {
+    if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
       printer.ttyLine('')
       printer.lineBroken()
     }
@@ -444,8 +448,8 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
     case 'text':
       return () => {
         printer.assistant(ev)
-        // What the terminal shows (rendered markdown holds a partial word back).
-        state.atLineStart = printer.atLineStart()
+        // What the terminal shows (rendered markdown holds a partial word back), asked when the menu opens.
+        state.atLineStart = 'printer'
       }
     case 'reasoning':
       return () => {

@@ -1,0 +1,107 @@
+// The render worker's thread (built as dist/render-worker.cjs): the rest of
+// an answer, handed over by the printer where its own renderer was idle
+// (printer/render-worker.ts), rendered here in order while the main thread
+// reads the stream. Input comes as messages on the port it is given; output
+// goes back on it, and each reply is counted in the shared words so the main
+// thread can wait for one without its event loop (Atomics.wait):
+//   words[0]  replies posted so far
+//   words[1]  1 once the renderer is loaded and warm
+//   words[2]  1 once the worker failed (it renders nothing more)
+import {workerData, type MessagePort} from 'node:worker_threads'
+
+import {createRenderer, prewarm, type MarkdownRenderer, type RendererOptions} from './index.js'
+
+export type RenderRequest =
+  | {type: 'start'; options: Omit<RendererOptions, 'columns'>; columns: number}
+  | {type: 'push'; text: string; columns: number}
+  | {type: 'broken'}
+  /** Replies `{done: id}` once everything before it is rendered and sent. */
+  | {type: 'sync'; id: number}
+  | {type: 'end'; id: number}
+
+/** `pushes`: how many pushes are rendered, this output included. */
+export type RenderReply = {out: string; pushes: number} | {done: number}
+
+export const REPLIES = 0
+export const READY = 1
+export const FAILED = 2
+
+/** Output gathered before it is sent: one message per this much, or per request handled. */
+const SEND_AT = 64 * 1024
+
+export function serve(port: MessagePort, words: Int32Array): void {
+  let renderer: MarkdownRenderer | undefined
+  let columns = 80
+  let out = ''
+  let pushes = 0
+  let queue: Promise<void> = Promise.resolve()
+
+  const reply = (message: RenderReply) => {
+    port.postMessage(message)
+    Atomics.add(words, REPLIES, 1)
+    Atomics.notify(words, REPLIES)
+  }
+  const send = () => {
+    if (out === '') return
+    const text = out
+    out = ''
+    reply({out: text, pushes})
+  }
+  const settle = async (r: MarkdownRenderer) => {
+    while (r.waiting) {
+      await r.waiting
+      out += r.take()
+    }
+  }
+  const handle = async (req: RenderRequest) => {
+    switch (req.type) {
+      case 'start':
+        columns = req.columns
+        renderer = createRenderer({...req.options, columns: () => columns})
+        return
+      case 'push':
+        pushes++
+        if (!renderer) return
+        columns = req.columns
+        out += renderer.push(req.text)
+        await settle(renderer)
+        if (out.length >= SEND_AT) send()
+        return
+      case 'broken':
+        renderer?.lineBroken()
+        out += renderer?.take() ?? ''
+        return
+      case 'sync':
+      case 'end':
+        if (renderer && req.type === 'end') {
+          out += renderer.end()
+          await settle(renderer)
+          renderer = undefined
+        }
+        send()
+        reply({done: req.id})
+    }
+  }
+
+  let pending = 0
+  let failed = false
+  port.on('message', (req: RenderRequest) => {
+    pending++
+    // In order, each after the one before (a fence may wait for the highlighter).
+    queue = queue.then(async () => {
+      try {
+        if (!failed) await handle(req)
+      } catch {
+        failed = true
+        Atomics.store(words, FAILED, 1)
+        Atomics.notify(words, REPLIES)
+      }
+      // Nothing else has come in behind it: what is rendered goes now rather than with more.
+      if (--pending === 0 && !failed) send()
+    })
+  })
+  prewarm()
+  Atomics.store(words, READY, 1)
+}
+
+if (workerData?.jpRenderWorker) serve(workerData.port as MessagePort, new Int32Array(workerData.words as SharedArrayBuffer))

@@ -1,0 +1,259 @@
+// Rendering a long answer on a second thread (issue 25's speed): the main
+// thread reads the stream, sanitizes and writes; a worker
+// (markdown/worker.ts, built as dist/render-worker.cjs) renders. The answer
+// starts on the main thread's own renderer, so the first token is shown at
+// once; the worker boots meanwhile, and once it is ready the rest of the
+// answer is handed to it where the main renderer is idle (between blocks,
+// nothing pending: markdown/render.ts `idle()`), which keeps every byte the
+// same (test/markdown/hand-off.test.ts).
+//
+// Order is kept by waiting: before anything else is written to the terminal
+// (chrome, a prompt, the status line, the answer's end) the printer calls
+// `sync()`, which blocks until the worker has rendered and returned all it
+// was given (Atomics.wait on a shared counter, the replies taken with
+// receiveMessageOnPort: no event loop turn, so nothing can slip between).
+// In between, the worker's output is written as it comes.
+import {existsSync} from 'node:fs'
+import {availableParallelism} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
+
+import type {MarkdownStream} from './markdown.js'
+import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
+import type {RenderReply, RenderRequest} from '../markdown/worker.js'
+
+// The shared words (markdown/worker.ts): not imported, so the main thread never loads the worker's module.
+const REPLIES = 0
+const READY = 1
+const FAILED = 2
+
+/** The main renderer hands off only after this much of the answer: short answers never pay the round trips. */
+export const HAND_OFF_AFTER = 16 * 1024
+/** Input is sent once per event-loop turn, or at once past this much. */
+const SEND_AT = 64 * 1024
+
+/** The built worker, wherever this module was bundled (dist/jp.cjs, dist/lib/chunks/) or run from source. */
+function workerFile(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url))
+  for (const file of [join(here, 'render-worker.cjs'), join(here, '..', 'render-worker.cjs'), join(here, '..', '..', 'render-worker.cjs'), join(here, '..', '..', '..', 'dist', 'render-worker.cjs')]) {
+    if (existsSync(file)) return file
+  }
+  return undefined
+}
+
+/** A booting or ready render worker: one per answer. */
+export class RenderWorker {
+  private readonly worker: Worker
+  private readonly port: MessagePort
+  private readonly words: Int32Array
+  private nextId = 1
+  private done = 0
+  /** Where its output goes (the printer's stdout channel). */
+  sink: (text: string) => void = () => {}
+  private exited = false
+
+  /** Undefined where a second thread cannot help (one core) or the built worker is missing. */
+  static start(): RenderWorker | undefined {
+    if (availableParallelism() < 2) return undefined
+    const file = workerFile()
+    if (!file) return undefined
+    try {
+      return new RenderWorker(file)
+    } catch {
+      return undefined
+    }
+  }
+
+  private constructor(file: string) {
+    const shared = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT)
+    this.words = new Int32Array(shared)
+    const {port1, port2} = new MessageChannel()
+    this.port = port1
+    this.worker = new Worker(file, {workerData: {jpRenderWorker: true, port: port2, words: shared}, transferList: [port2], stdout: false, stderr: false})
+    // Neither keeps jp running: the printer waits for what it needs with sync().
+    this.worker.unref()
+    this.port.on('message', (m: RenderReply) => this.reply(m))
+    this.port.unref()
+    this.worker.on('error', () => this.fail())
+    this.worker.on('exit', () => this.fail())
+  }
+
+  get ready(): boolean {
+    return Atomics.load(this.words, READY) === 1 && !this.failed
+  }
+
+  get failed(): boolean {
+    return this.exited || Atomics.load(this.words, FAILED) === 1
+  }
+
+  post(req: RenderRequest): void {
+    this.port.postMessage(req)
+  }
+
+  /** Asks for everything so far and blocks until it is back (given to `sink`); false if the worker failed. */
+  wait(type: 'sync' | 'end'): boolean {
+    const id = this.nextId++
+    this.post({type, id})
+    for (;;) {
+      const seen = Atomics.load(this.words, REPLIES)
+      for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.reply(m.message as RenderReply)
+      if (this.done >= id) return true
+      if (this.failed) return false
+      Atomics.wait(this.words, REPLIES, seen, 100)
+    }
+  }
+
+  /** Told how many pushes the worker has rendered whenever it sends output. */
+  rendered: (pushes: number) => void = () => {}
+
+  private reply(m: RenderReply): void {
+    if ('out' in m) {
+      this.rendered(m.pushes)
+      this.sink(m.out)
+    } else this.done = Math.max(this.done, m.done)
+  }
+
+  private fail(): void {
+    this.exited = true
+  }
+
+  stop(): void {
+    this.exited = true
+    void this.worker.terminate()
+  }
+}
+
+/**
+ * The printer's stream for an answer: the main renderer until the hand-off,
+ * then the worker. Before the hand-off, output is returned as a renderer
+ * returns it; after it, output goes to `sink` (push returns '').
+ */
+export class HandOffStream implements MarkdownStream {
+  /** null: none could be started. */
+  private worker: RenderWorker | null | undefined
+  private booting: NodeJS.Immediate | undefined
+  private remote = false
+  private given = 0
+  private input = ''
+  private sending: NodeJS.Immediate | undefined
+  /** Text the worker was given and has not rendered (as far as its replies say): written as it is if the worker fails. */
+  private unanswered: string[] = []
+  /** How many pushes `unanswered[0]` comes after. */
+  private answered = 0
+
+  constructor(
+    private readonly local: MarkdownRenderer,
+    private readonly options: Omit<RendererOptions, 'columns'>,
+    private readonly columns: () => number,
+    private readonly sink: (text: string) => void,
+    private readonly startWorker: () => RenderWorker | undefined = RenderWorker.start,
+  ) {}
+
+  push(text: string): string {
+    if (this.remote) {
+      this.give(text)
+      return ''
+    }
+    this.given += text.length
+    // Booted after this turn's output is out: starting a thread is not free, and the first token is what the user waits for.
+    if (this.worker === undefined && this.booting === undefined) this.booting = setImmediate(() => (this.worker = this.startWorker() ?? null))
+    if (!this.worker?.ready || this.given < HAND_OFF_AFTER || this.local.waiting) return this.local.push(text)
+    // Hand off at the first blank line after which the main renderer is idle.
+    let out = ''
+    let rest = text
+    for (let nl = rest.indexOf('\n\n'); nl >= 0; nl = rest.indexOf('\n\n')) {
+      out += this.local.push(rest.slice(0, nl + 2))
+      rest = rest.slice(nl + 2)
+      if (this.local.waiting) break
+      const idle = this.local.idle()
+      if (idle) {
+        this.handOff(idle)
+        this.give(rest)
+        return out
+      }
+    }
+    return out + this.local.push(rest)
+  }
+
+  end(): string {
+    if (!this.remote) {
+      this.stop()
+      return this.local.end()
+    }
+    this.flushInput()
+    const ok = this.worker!.wait('end')
+    this.worker!.stop()
+    return ok ? '' : this.lost()
+  }
+
+  /** Whether the rest of the answer went to the worker. */
+  get handedOff(): boolean {
+    return this.remote
+  }
+
+  take(): string {
+    return this.remote ? '' : this.local.take()
+  }
+
+  get waiting(): Promise<void> | undefined {
+    return this.remote ? undefined : this.local.waiting
+  }
+
+  lineBroken(): void {
+    if (!this.remote) return this.local.lineBroken()
+    this.flushInput()
+    this.worker!.post({type: 'broken'})
+  }
+
+  /** Blocks until everything given so far is rendered and written (a no-op before the hand-off). */
+  sync(): void {
+    if (!this.remote || this.worker!.failed) return
+    this.flushInput()
+    if (!this.worker!.wait('sync')) this.sink(this.lost())
+  }
+
+  /** The answer was cut short (the printer closed): the worker goes. */
+  stop(): void {
+    if (this.booting) clearImmediate(this.booting)
+    this.worker?.stop()
+    this.worker = null
+  }
+
+  private handOff(idle: NonNullable<ReturnType<MarkdownRenderer['idle']>>): void {
+    const worker = this.worker!
+    this.remote = true
+    worker.sink = (text) => this.sink(text)
+    worker.rendered = (pushes) => {
+      if (pushes <= this.answered) return
+      this.unanswered.splice(0, pushes - this.answered)
+      this.answered = pushes
+    }
+    worker.post({type: 'start', options: {...this.options, ...idle}, columns: this.columns()})
+  }
+
+  private give(text: string): void {
+    if (text === '') return
+    if (this.worker!.failed) return this.sink(this.lost() + text)
+    this.input += text
+    if (this.input.length >= SEND_AT) this.flushInput()
+    else this.sending ??= setImmediate(() => this.flushInput())
+  }
+
+  private flushInput(): void {
+    if (this.sending) clearImmediate(this.sending)
+    this.sending = undefined
+    if (this.input === '') return
+    this.unanswered.push(this.input)
+    this.worker!.post({type: 'push', text: this.input, columns: this.columns()})
+    this.input = ''
+  }
+
+  /** The worker failed: the text it had not answered for, as it came (as when the renderer cannot load). */
+  private lost(): string {
+    const text = this.unanswered.join('') + this.input
+    this.unanswered = []
+    this.input = ''
+    return text
+  }
+}

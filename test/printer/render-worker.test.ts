@@ -1,0 +1,181 @@
+// A long answer rendered on a second thread (printer/render-worker.ts, the
+// built dist/render-worker.cjs): the main renderer hands the rest of the
+// answer to the worker where it is idle, and the printer waits for the
+// worker before anything else reaches the terminal. What the terminal gets
+// must be byte for byte what the main renderer alone gives, with chrome and
+// broken lines in between, and nothing may be lost if the worker dies.
+import {expect} from 'chai'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {Writable} from 'node:stream'
+
+import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
+import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/render-worker.js'
+import type {PrinterMarkdown} from '../../src/lib/printer/markdown.js'
+import {Printer} from '../../src/lib/printer/printer.js'
+import {textHeavyAnswer} from '../../bench/markdown.js'
+import {CORPUS} from '../markdown/corpus.js'
+import {chunksOf} from '../markdown/render-helpers.js'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const OPTIONS: Omit<RendererOptions, 'columns'> = {color: true, hyperlinks: false, codeTheme: 'ansi'}
+
+function terminal(columns = 100): Writable & {text: string; isTTY: boolean; columns: number} {
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      w.text += String(chunk)
+      cb()
+    },
+  }) as Writable & {text: string; isTTY: boolean; columns: number}
+  w.text = ''
+  w.isTTY = true
+  w.columns = columns
+  return w
+}
+
+/** Every stream markdownWith made, in order. */
+const streams: HandOffStream[] = []
+
+/** What the printer renders with: the main renderer alone, or handing off to a worker (whose starts are counted). */
+function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start): PrinterMarkdown {
+  return {
+    assistant: (sink) => {
+      const local = createRenderer({...OPTIONS, columns})
+      if (!worker || !sink) return local
+      const stream = new HandOffStream(local, OPTIONS, columns, sink, () => {
+        const w = start()
+        if (w) started.push(w)
+        return w
+      })
+      streams.push(stream)
+      return stream
+    },
+  }
+}
+
+/** A turn's output through a printer on one shared terminal: pieces of the answer, and between some of them chrome or a broken line. */
+async function print(worker: boolean, steps: (string | {chrome: string} | 'broken' | 'pause')[], started: RenderWorker[] = [], start?: () => RenderWorker | undefined): Promise<string> {
+  const tty = terminal()
+  const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => tty.columns, start), openPromptWriter: () => undefined})
+  for (const step of steps) {
+    if (step === 'pause') await new Promise((resolve) => setTimeout(resolve, 5))
+    else if (step === 'broken') printer.lineBroken()
+    else if (typeof step === 'string') printer.assistant(step)
+    else printer.chrome(step.chrome)
+    await printer.writable()
+  }
+  printer.endAssistant()
+  await printer.flush()
+  printer.close()
+  return tty.text
+}
+
+/** Until the worker has booted: the answer's first piece, then pauses (a model thinking), so the hand-off comes while the rest streams. */
+async function booted(started: RenderWorker[]): Promise<void> {
+  for (let i = 0; i < 400 && !started[0]?.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(started[0]?.ready, 'the worker booted').to.equal(true)
+}
+
+describe('printer: a long answer rendered on a second thread', function () {
+  this.timeout(120_000)
+  beforeEach(() => {
+    streams.length = 0
+  })
+
+  it('gives the bytes of the main renderer alone, the answer handed to the worker part way', async () => {
+    const answer = textHeavyAnswer(300_000)
+    const pieces = chunksOf(answer, 200)
+    const alone = await print(false, pieces)
+    const started: RenderWorker[] = []
+    const tty = terminal()
+    const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(true, started, () => 100), openPromptWriter: () => undefined})
+    printer.assistant(pieces[0])
+    await booted(started)
+    for (const p of pieces.slice(1)) {
+      printer.assistant(p)
+      await printer.writable()
+    }
+    printer.endAssistant()
+    await printer.flush()
+    printer.close()
+    expect(started).to.have.length(1)
+    expect(streams[0].handedOff).to.equal(true)
+    expect(tty.text.length).to.equal(alone.length)
+    expect(tty.text === alone, 'same bytes').to.equal(true)
+  })
+
+  it('keeps chrome and broken lines where they were, for every answer of the corpus behind a long first part', async () => {
+    const lead = textHeavyAnswer(HAND_OFF_AFTER + 4000)
+    for (const {name, text} of CORPUS) {
+      const steps: (string | {chrome: string} | 'broken' | 'pause')[] = [lead.slice(0, 10), 'pause']
+      for (const p of chunksOf(lead.slice(10), 500)) steps.push(p)
+      chunksOf(text, 23).forEach((p, i) => {
+        steps.push(p)
+        if (i % 5 === 2) steps.push({chrome: `⚙ tool ${i}`})
+        else if (i % 7 === 3) steps.push('broken')
+      })
+      const started: RenderWorker[] = []
+      const first = await print(false, steps)
+      // The worker is booted before the test's answer starts: the hand-off comes in its first part.
+      const warm = RenderWorker.start()!
+      for (let i = 0; i < 400 && !warm.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      const second = await print(true, steps, started, () => warm)
+      expect(started, name).to.have.length(1)
+      expect(streams.at(-1)!.handedOff, name).to.equal(true)
+      if (second !== first) {
+        let d = 0
+        while (second[d] === first[d]) d++
+        console.log(name, JSON.stringify(first.slice(d - 300, d + 200)), '\n---\n', JSON.stringify(second.slice(d - 300, d + 200)))
+        expect(second, name).to.equal(first)
+      }
+    }
+  })
+
+  it('loses nothing when the worker dies: what it had not rendered is printed as it came', async () => {
+    const answer = textHeavyAnswer(HAND_OFF_AFTER * 3)
+    const started: RenderWorker[] = []
+    const tty = terminal()
+    const printer = new Printer({stdout: tty, stderr: tty, color: false, markdown: markdownWith(true, started, () => 100), openPromptWriter: () => undefined})
+    const pieces = chunksOf(answer, 200)
+    printer.assistant(pieces[0])
+    await booted(started)
+    const half = Math.floor(pieces.length / 2)
+    for (const p of pieces.slice(1, half)) {
+      printer.assistant(p)
+      await printer.writable()
+    }
+    expect(streams[0].handedOff, 'handed off before the failure').to.equal(true)
+    printer.chrome('⚙ before')
+    started[0].stop()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (const p of pieces.slice(half)) printer.assistant(p)
+    printer.endAssistant()
+    await printer.flush()
+    printer.close()
+    // Rendered up to the failure, the rest as it came.
+    const before = tty.text.indexOf('⚙ before')
+    expect(before).to.be.greaterThan(0)
+    expect(tty.text.slice(before)).to.include(pieces.slice(half).join(''))
+  })
+
+  it('the worker is built with the CLI bundle\'s highlight.js patch (scripts/highlight-patch.js)', () => {
+    // What each patch takes out (as esbuild prints it) is in neither bundle; what the compile patch puts in is in both.
+    for (const file of ['dist/jp.cjs', 'dist/render-worker.cjs']) {
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      expect(text, file).to.include('highlightAuto')
+      expect(text, file).to.not.match(/Object\.create\(mode, \{\s*parent:/)
+      expect(text, file).to.not.match(/match\.findIndex\(/)
+      expect(text, file).to.match(/if \(language\.isCompiled\) return language;/)
+    }
+  })
+
+  it('a short answer is never handed off', async () => {
+    const started: RenderWorker[] = []
+    const short = CORPUS[0].text
+    const out = await print(true, [short.slice(0, 5), 'pause', ...chunksOf(short.slice(5), 40)], started)
+    expect(out).to.equal(await print(false, [short.slice(0, 5), ...chunksOf(short.slice(5), 40)]))
+    // Its worker, if it was started, was stopped at the answer's end.
+    for (const w of started) expect(w.failed).to.equal(true)
+    expect(streams[0].handedOff).to.equal(false)
+  })
+})
