@@ -87,9 +87,11 @@ export class BlockSplitter {
   /** Feeds more of the answer; returns the events it completes. */
   push(chunk: string): SplitEvent[] {
     if (this.paraLineGoesOn(chunk)) return this.take()
-    this.text = this.pos === 0 ? this.text + chunk : this.text.slice(this.pos) + chunk
+    const rest = this.pos === 0 ? this.text : this.text.slice(this.pos)
+    this.text = rest + chunk
     this.pos = 0
-    this.pump()
+    // What was left holds no newline (pump() stopped there).
+    this.pump(rest.length)
     return this.take()
   }
 
@@ -149,9 +151,10 @@ export class BlockSplitter {
     return out
   }
 
-  private pump(): void {
+  /** Takes the complete lines; the first newline is not before `from`. */
+  private pump(from = 0): void {
     for (;;) {
-      const nl = this.text.indexOf('\n', this.pos)
+      const nl = this.text.indexOf('\n', Math.max(this.pos, from))
       if (nl < 0) break
       const line = this.text.slice(this.pos, nl)
       this.pos = nl + 1
