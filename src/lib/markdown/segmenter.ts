@@ -16,6 +16,8 @@
 
 /** An opener unmatched after this many characters is literal text. */
 export const HOLD_LIMIT = 1000
+/** A cut word at most this long is scanned again with the next chunk (longer: scanned on, not again). */
+const REJOIN = 64
 
 interface Opener {
   kind: '*' | '_' | '~' | '[' | '<'
@@ -86,6 +88,10 @@ export class ParagraphSegmenter {
   push(text: string): Segment[] {
     this.src += text
     const out: Segment[] = []
+    // At ground state the scan from `start` to `pos` changed nothing: scan the
+    // word the last chunk cut again, so it joins the plain words after it in
+    // one segment instead of being a segment of its own (same bytes: see WORD).
+    if (this.pos - this.start <= REJOIN && this.stack.length === 0 && this.code === 0 && this.dest === 0) this.pos = this.start
     this.scan(out)
     if (this.start > 0) {
       this.src = this.src.slice(this.start)
