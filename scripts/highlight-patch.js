@@ -38,6 +38,20 @@ export const HIGHLIGHT_PATCHES = [
     from: 'const i = match.findIndex((el, i) => i > 0 && el !== undefined);',
     to: 'let i = -1;\n      for (let k = 1; k < match.length; k++) if (match[k] !== undefined) { i = k; break; }',
   },
+  {
+    // Keyword hits counted for relevance (language detection, which jp
+    // never asks for) in an object made per call whose keys are each
+    // keyword seen: a dictionary-mode object and a string internalised per
+    // hit. The same counts in a Map.
+    why: 'keyword hits counted in a Map',
+    from: 'const keywordHits = Object.create(null);',
+    to: 'const keywordHits = new Map();',
+  },
+  {
+    why: 'keyword hits counted in a Map (the count)',
+    from: 'keywordHits[word] = (keywordHits[word] || 0) + 1;\n          if (keywordHits[word] <= MAX_KEYWORD_HITS) relevance += keywordRelevance;',
+    to: 'const hits = (keywordHits.get(word) || 0) + 1;\n          keywordHits.set(word, hits);\n          if (hits <= MAX_KEYWORD_HITS) relevance += keywordRelevance;',
+  },
 ]
 
 /** lib/core.js's text with every patch applied; throws naming the patch that has nothing to patch. */

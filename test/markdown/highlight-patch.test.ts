@@ -107,11 +107,13 @@ describe('markdown: the build’s highlight.js patch', function () {
   it('is in the shipped bundle, and none of the code it replaces', async () => {
     const {HIGHLIGHT_PATCHES} = await patchModule()
     const cli = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
-    expect(HIGHLIGHT_PATCHES).to.have.length(3)
+    expect(HIGHLIGHT_PATCHES).to.have.length(5)
     expect(cli).to.include('next.parent = top')
     expect(cli).to.include('if (language.isCompiled) return language;')
     expect(cli).to.not.include('Object.create(mode, { parent: { value: top } })')
     expect(cli).to.not.include('match.findIndex(')
+    expect(cli).to.include('keywordHits.set(word, hits)')
+    expect(cli).to.not.include('keywordHits[word]')
   })
 
   it('fails the build when the code a patch replaces is not there once', async () => {

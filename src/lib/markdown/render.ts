@@ -18,7 +18,7 @@ export type Parser = InstanceType<typeof MarkdownIt>
 
 import {BlockSplitter, type SplitEvent} from './splitter.js'
 import {ParagraphSegmenter, type Segment} from './segmenter.js'
-import {cells, hardSplit, LineWrapper, paintPieces, type Piece} from './wrap.js'
+import {cells, hardSplit, LineWrapper, longestWord, paintPieces, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
@@ -614,7 +614,7 @@ export class MarkdownRenderer {
         const one = this.cellLines(children, MAX_WIDTH, header)
         const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
         let longest = 0
-        for (const l of one) for (const word of unpainted(l.text).split(' ')) longest = Math.max(longest, cells(word))
+        for (const l of one) longest = Math.max(longest, longestWord(unpainted(l.text)))
         // Lines that fit the width are what wrapping at it gives: no second layout.
         return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
       }),
@@ -631,7 +631,8 @@ export class MarkdownRenderer {
     w.finish()
     const out = w.take()
     if (out === '') return []
-    const lines = out.slice(0, out.endsWith('\n') ? -1 : undefined).split('\n')
+    const body = out.endsWith('\n') ? out.slice(0, -1) : out
+    const lines = body.includes('\n') ? body.split('\n') : [body]
     const result: {text: string; width: number}[] = []
     for (const text of lines) result.push({text, width: visibleWidth(text)})
     return result

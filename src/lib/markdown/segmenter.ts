@@ -16,6 +16,8 @@
 
 /** An opener unmatched after this many characters is literal text. */
 export const HOLD_LIMIT = 1000
+/** A cut word at most this long is scanned again with the next chunk (longer: scanned on, not again). */
+const REJOIN = 64
 
 interface Opener {
   kind: '*' | '_' | '~' | '[' | '<'
@@ -51,6 +53,17 @@ const ORDINARY = /[^ \t\n\\`*_~[\]<>(]*/y
 const WORDS = /(?:[^ \t\n\\`*_~[\]<>(&:!]+ )+/y
 /** Printable ASCII: one cell each. */
 const PRINTABLE = /^[\u0020-\u007e]*$/
+/** The same classes for one character (a regular expression's call costs more than a lookup). */
+const ORDINARY_CHAR = 1
+const WORD_CHAR = 2
+const CLASS = (() => {
+  const c = new Uint8Array(128).fill(ORDINARY_CHAR | WORD_CHAR)
+  for (const ch of ' \t\n\\`*_~[]<>(') c[ch.charCodeAt(0)] = 0
+  for (const ch of '&:!') c[ch.charCodeAt(0)] = ORDINARY_CHAR
+  return c
+})()
+const isOrdinary = (code: number): boolean => code >= 128 || (CLASS[code] & ORDINARY_CHAR) !== 0
+const isWord = (code: number): boolean => code >= 128 || (CLASS[code] & WORD_CHAR) !== 0
 const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 10
 const PUNCT = /[\p{P}\p{S}]/u
 const SPACE = /[\s\u00a0]/u
@@ -75,6 +88,10 @@ export class ParagraphSegmenter {
   push(text: string): Segment[] {
     this.src += text
     const out: Segment[] = []
+    // At ground state the scan from `start` to `pos` changed nothing: scan the
+    // word the last chunk cut again, so it joins the plain words after it in
+    // one segment instead of being a segment of its own (same bytes: see WORD).
+    if (this.pos - this.start <= REJOIN && this.stack.length === 0 && this.code === 0 && this.dest === 0) this.pos = this.start
     this.scan(out)
     if (this.start > 0) {
       this.src = this.src.slice(this.start)
@@ -106,7 +123,7 @@ export class ParagraphSegmenter {
     const n = s.length
     let i = this.pos
     while (i < n) {
-      if (i === this.start && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
+      if (i === this.start && isWord(s.charCodeAt(i)) && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
         // Whole words of WORD characters, each followed by one space.
         WORDS.lastIndex = i
         let end = WORDS.test(s) ? WORDS.lastIndex : -1
@@ -122,7 +139,7 @@ export class ParagraphSegmenter {
           continue
         }
       }
-      if (this.code === 0 && this.dest === 0) {
+      if (this.code === 0 && this.dest === 0 && isOrdinary(s.charCodeAt(i))) {
         // Ordinary characters decide nothing: skip them.
         ORDINARY.lastIndex = i
         ORDINARY.test(s)

@@ -86,10 +86,44 @@ export class BlockSplitter {
 
   /** Feeds more of the answer; returns the events it completes. */
   push(chunk: string): SplitEvent[] {
-    this.text = this.pos === 0 ? this.text + chunk : this.text.slice(this.pos) + chunk
+    if (this.paraLineGoesOn(chunk)) return this.take()
+    const rest = this.pos === 0 ? this.text : this.text.slice(this.pos)
+    this.text = rest + chunk
     this.pos = 0
-    this.pump()
+    // What was left holds no newline (pump() stopped there).
+    this.pump(rest.length)
     return this.take()
+  }
+
+  /**
+   * The common case of a long paragraph line, decided from the chunk alone:
+   * what pump() and partial() do when a chunk without a newline continues a
+   * paragraph's first line that is shown so far, without reading (and so
+   * copying) the whole line again at every chunk. False when it is not that
+   * case (nothing done).
+   */
+  private paraLineGoesOn(chunk: string): boolean {
+    const p = this.mode
+    if (p.kind !== 'para' || p.lines !== 0 || p.held !== '' || chunk === '' || chunk.includes('\n')) return false
+    const line = this.pos === 0 ? this.text : this.text.slice(this.pos)
+    const before = line.length
+    // Shown up to the line's end, its `|` search up to there too (so only the chunk is new).
+    if (this.partialShown !== before || p.shown !== before || (p.bar < 0 && p.barScanned !== before)) return false
+    this.text = line + chunk
+    this.pos = 0
+    const length = before + chunk.length
+    this.partialShown = length
+    // release(p, line + chunk): the first `|` (a table's header may still come), then the new text up to it.
+    if (p.bar < 0) {
+      const k = chunk.indexOf('|')
+      p.bar = k < 0 ? -1 : before + k
+      p.barScanned = length
+    }
+    const allowed = p.bar >= 0 ? Math.min(length, p.bar) : length
+    if (allowed <= SETEXT_GATE || allowed <= p.shown) return true
+    this.out.push({type: 'para', text: chunk.slice(0, allowed - before)})
+    p.shown = allowed
+    return true
   }
 
   /** The answer ended: everything still open is closed as it stands. */
@@ -117,9 +151,10 @@ export class BlockSplitter {
     return out
   }
 
-  private pump(): void {
+  /** Takes the complete lines; the first newline is not before `from`. */
+  private pump(from = 0): void {
     for (;;) {
-      const nl = this.text.indexOf('\n', this.pos)
+      const nl = this.text.indexOf('\n', Math.max(this.pos, from))
       if (nl < 0) break
       const line = this.text.slice(this.pos, nl)
       this.pos = nl + 1

@@ -21,6 +21,22 @@ export function cells(text: string): number {
   return ASCII.test(text) ? text.length : stringWidth(text, {countAnsiEscapeCodes: false})
 }
 
+/** Cells of the widest space-separated word of `text` (no control characters in it). */
+export function longestWord(text: string): number {
+  let longest = 0
+  if (ASCII.test(text)) {
+    // One cell a unit: the longest run between spaces.
+    let from = 0
+    for (let sp = text.indexOf(' '); sp >= 0; sp = text.indexOf(' ', from)) {
+      if (sp - from > longest) longest = sp - from
+      from = sp + 1
+    }
+    return Math.max(longest, text.length - from)
+  }
+  for (const word of text.split(' ')) longest = Math.max(longest, cells(word))
+  return longest
+}
+
 /** Splits `text` into pieces of at most `width` cells (at least one grapheme each). */
 export function hardSplit(text: string, width: number, firstWidth = width): string[] {
   const out: string[] = []
