@@ -52,6 +52,18 @@ async function runTo(opts: {cols: number; redirect?: 'tty' | 'pipe'; args?: stri
   return {server, run}
 }
 
+/** The visible rows that the terminal itself wrapped (a line longer than its width), not the renderer. */
+function autowrapped(run: JpRun): string[] {
+  const t = run.term.terminal
+  const buf = t.buffer.active
+  const rows: string[] = []
+  for (let i = 0; i < t.rows; i++) {
+    const line = buf.getLine(buf.viewportY + i)
+    if (line?.isWrapped) rows.push(line.translateToString(true))
+  }
+  return rows
+}
+
 function snapshot(name: string, screen: string): void {
   const file = join(SNAPSHOTS, name)
   if (process.env.MARKDOWN_SNAPSHOTS === 'write' || !existsSync(file)) {
@@ -331,6 +343,23 @@ describe('e2e: markdown rendered on the terminal', function () {
           expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
         }
       })
+
+      it('blocks after a resize use the new width', async () => {
+        const text = `${PARA}\n\n${PARA}\n`
+        const cut = text.indexOf('\n\n') + 2
+        const {server, run} = await runTo({cols: 100}, {text: [...lead, text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs: 60})
+        open.push({server, run})
+        await run.term.waitForText('narrow terminal.')
+        run.term.resize(40, 120)
+        await run.finish(60_000)
+        const rows = run.term.screen().filter((l) => l.trim() !== '')
+        const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
+        expect(second.length).to.be.greaterThan(3)
+        for (const row of second) expect(cells(row)).to.be.at.most(40)
+        // Laid out at 40 by the renderer: no row of it is the terminal wrapping a longer line.
+        const wrapped = autowrapped(run)
+        for (const row of second) expect(wrapped, row).to.not.include(row)
+      })
     })
 
     it('blocks after a resize use the new width', async () => {
@@ -345,6 +374,8 @@ describe('e2e: markdown rendered on the terminal', function () {
       const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
       expect(second.length).to.be.greaterThan(3)
       for (const row of second) expect(cells(row)).to.be.at.most(40)
+      const wrapped = autowrapped(run)
+      for (const row of second) expect(wrapped, row).to.not.include(row)
     })
   })
 })
