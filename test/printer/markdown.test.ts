@@ -2,7 +2,6 @@
 // model escapes dropped before the renderer, later writes kept in order while
 // the highlighter loads, chrome mid-paragraph leaving the block intact.
 import {expect} from 'chai'
-import {Writable} from 'node:stream'
 
 import {afterEach} from 'mocha'
 
@@ -11,21 +10,11 @@ import {LoadingStream, markdownFor} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {pendingRestores} from '../../src/lib/terminal/restore.js'
 import {plain, renderThrough} from '../markdown/render-helpers.js'
+import {textSink} from './fixtures/tty-sink.js'
 
 const STYLE = {markdown: true, hyperlinks: false, code_theme: 'ansi' as const}
 
-function sink(isTTY: boolean, columns = 40): Writable & {text: string; isTTY: boolean; columns: number} {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & {text: string; isTTY: boolean; columns: number}
-  w.text = ''
-  w.isTTY = isTTY
-  w.columns = columns
-  return w
-}
+const sink = textSink
 
 async function printerFor(tty: boolean, format: 'text' | 'json' = 'text', env: NodeJS.ProcessEnv = {TERM: 'xterm'}) {
   const stdout = sink(tty)

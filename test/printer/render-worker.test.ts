@@ -7,7 +7,6 @@
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {Writable} from 'node:stream'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
 import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/render-worker.js'
@@ -16,22 +15,12 @@ import {Printer} from '../../src/lib/printer/printer.js'
 import {textHeavyAnswer} from '../../bench/markdown.js'
 import {CORPUS} from '../markdown/corpus.js'
 import {chunksOf} from '../markdown/render-helpers.js'
+import {textSink} from './fixtures/tty-sink.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const OPTIONS: Omit<RendererOptions, 'columns'> = {color: true, hyperlinks: false, codeTheme: 'ansi'}
 
-function terminal(columns = 100): Writable & {text: string; isTTY: boolean; columns: number} {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & {text: string; isTTY: boolean; columns: number}
-  w.text = ''
-  w.isTTY = true
-  w.columns = columns
-  return w
-}
+const terminal = (columns = 100) => textSink(true, columns)
 
 /** Every stream markdownWith made, in order. */
 const streams: HandOffStream[] = []
