@@ -365,14 +365,14 @@ export class MarkdownRenderer {
 
   /** The pieces of `text`, the block's newest line (already in `f.lines`). */
   private codePieces(f: Code, text: string): Piece[] {
-    const expanded = expandTabs(text)
     if (f.language && this.highlighter) {
-      const lines = f.lines.slice(f.from).map(expandTabs)
+      const lines = f.from === f.lines.length - 1 ? [expandTabs(text)] : f.lines.slice(f.from).map(expandTabs)
       const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
       if (ground) f.from = f.lines.length
-      return pieces.map((p) => ({text: p.text, style: this.style(p.style)}))
+      // The highlighter's pieces are new: with no base style they are what is painted.
+      return this.base === PLAIN ? pieces : pieces.map((p) => ({text: p.text, style: this.style(p.style)}))
     }
-    return [{text: expanded, style: this.base}]
+    return [{text: expandTabs(text), style: this.base}]
   }
 
   /** One code line behind `prefix`, cut (never wrapped at words) to the width. */

@@ -109,7 +109,10 @@ export class ParagraphSegmenter {
   end(): Segment[] {
     const out: Segment[] = []
     this.scan(out)
-    const rest = this.src.slice(this.start).replace(/[ \t\n]+$/, '')
+    // Trailing whitespace dropped (a loop: the regular expression tries every space of the text).
+    let e = this.src.length
+    while (e > this.start && isSpace(this.src.charCodeAt(e - 1))) e--
+    const rest = this.src.slice(this.start, e)
     if (rest !== '') out.push({text: rest, space: ''})
     this.src = ''
     this.start = this.pos = this.base = 0
