@@ -25,20 +25,25 @@ const terminal = (columns = 100) => textSink(true, columns)
 /** Every stream markdownWith made, in order. */
 const streams: HandOffStream[] = []
 
-/** What the printer renders with: the main renderer alone, or handing off to a worker (whose starts are counted). */
+/** What the printer renders with: the main renderer alone, or handing off to a worker shared by its answers (whose starts are counted), stopped when the printer closes. */
 function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start): PrinterMarkdown {
+  let shared: RenderWorker | null | undefined
+  const source = () => {
+    if (shared === undefined) {
+      shared = start() ?? null
+      if (shared) started.push(shared)
+    }
+    return shared ?? undefined
+  }
   return {
     assistant: (sink) => {
       const local = createRenderer({...OPTIONS, columns})
       if (!worker || !sink) return local
-      const stream = new HandOffStream(local, OPTIONS, columns, sink, () => {
-        const w = start()
-        if (w) started.push(w)
-        return w
-      })
+      const stream = new HandOffStream(local, OPTIONS, columns, sink, source)
       streams.push(stream)
       return stream
     },
+    close: () => shared?.stop(),
   }
 }
 
@@ -120,6 +125,35 @@ describe('printer: a long answer rendered on a second thread', function () {
     }
   })
 
+  it('renders a run\'s answers on one worker (a tool loop answers many times), each byte for byte', async () => {
+    const answers = [textHeavyAnswer(HAND_OFF_AFTER * 2), CORPUS[3].text + '\n\n' + textHeavyAnswer(HAND_OFF_AFTER * 2)]
+    const run = async (worker: boolean, started: RenderWorker[]) => {
+      const tty = terminal()
+      const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => 100), openPromptWriter: () => undefined})
+      for (const [k, answer] of answers.entries()) {
+        const pieces = chunksOf(answer, 200)
+        printer.assistant(pieces[0])
+        if (worker && k === 0) await booted(started)
+        for (const p of pieces.slice(1)) {
+          printer.assistant(p)
+          await printer.writable()
+        }
+        printer.endAssistant()
+        printer.chrome(`⚙ tool ${k}`)
+      }
+      await printer.flush()
+      printer.close()
+      return tty.text
+    }
+    const started: RenderWorker[] = []
+    const alone = await run(false, [])
+    const handed = await run(true, started)
+    expect(started, 'one worker').to.have.length(1)
+    expect(streams.map((s) => s.handedOff)).to.deep.equal([true, true])
+    expect(handed === alone, 'same bytes').to.equal(true)
+    expect(started[0].failed, 'stopped with the printer').to.equal(true)
+  })
+
   it('loses nothing when the worker dies: what it had not rendered is printed as it came', async () => {
     const answer = textHeavyAnswer(HAND_OFF_AFTER * 3)
     const started: RenderWorker[] = []
@@ -163,7 +197,7 @@ describe('printer: a long answer rendered on a second thread', function () {
     const short = CORPUS[0].text
     const out = await print(true, [short.slice(0, 5), 'pause', ...chunksOf(short.slice(5), 40)], started)
     expect(out).to.equal(await print(false, [short.slice(0, 5), ...chunksOf(short.slice(5), 40)]))
-    // Its worker, if it was started, was stopped at the answer's end.
+    // Its worker, if it was started, was stopped when the printer closed.
     for (const w of started) expect(w.failed).to.equal(true)
     expect(streams[0].handedOff).to.equal(false)
   })

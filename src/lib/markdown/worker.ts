@@ -12,15 +12,16 @@ import {workerData, type MessagePort} from 'node:worker_threads'
 import {createRenderer, prewarm, type MarkdownRenderer, type RendererOptions} from './index.js'
 
 export type RenderRequest =
-  | {type: 'start'; options: Omit<RendererOptions, 'columns'>; columns: number}
+  /** A new answer (numbered: replies say which answer they belong to, and one cut short is dropped). */
+  | {type: 'start'; answer: number; options: Omit<RendererOptions, 'columns'>; columns: number}
   | {type: 'push'; text: string; columns: number}
   | {type: 'broken'}
   /** Replies `{done: id}` once everything before it is rendered and sent. */
   | {type: 'sync'; id: number}
   | {type: 'end'; id: number}
 
-/** `pushes`: how many pushes are rendered, this output included. */
-export type RenderReply = {out: string; pushes: number} | {done: number}
+/** `pushes`: how many pushes of `answer` are rendered, this output included. */
+export type RenderReply = {out: string; answer: number; pushes: number} | {done: number}
 
 export const REPLIES = 0
 export const READY = 1
@@ -34,6 +35,7 @@ export function serve(port: MessagePort, words: Int32Array): void {
   let columns = 80
   let out = ''
   let pushes = 0
+  let answer = 0
   let queue: Promise<void> = Promise.resolve()
 
   const reply = (message: RenderReply) => {
@@ -45,7 +47,7 @@ export function serve(port: MessagePort, words: Int32Array): void {
     if (out === '') return
     const text = out
     out = ''
-    reply({out: text, pushes})
+    reply({out: text, answer, pushes})
   }
   const settle = async (r: MarkdownRenderer) => {
     while (r.waiting) {
@@ -56,6 +58,10 @@ export function serve(port: MessagePort, words: Int32Array): void {
   const handle = async (req: RenderRequest) => {
     switch (req.type) {
       case 'start':
+        // What the answer before left unsent was cut short with it.
+        out = ''
+        pushes = 0
+        answer = req.answer
         columns = req.columns
         renderer = createRenderer({...req.options, columns: () => columns})
         return

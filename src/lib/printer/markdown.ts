@@ -34,6 +34,8 @@ export interface PrinterMarkdown {
   reasoning?: () => MarkdownStream
   /** Ends every style the renderer may have opened (registered for every exit path); a promise when the renderer loads later. */
   reset?: string | Promise<string>
+  /** The printer closed: what rendering kept for later answers (the render worker) goes. */
+  close?: () => void
 }
 
 export interface MarkdownSetupOptions {
@@ -71,14 +73,17 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const [{createRenderer, prewarm, STYLE_RESET}, {HandOffStream}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
+  const [{createRenderer, prewarm, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()
+  // One thread for all the run's answers (a tool loop answers many times), booted for the first.
+  const worker = sharedWorker()
   return {
     assistant: (sink) => {
       const local = createRenderer({...common, columns: columns(stdout)})
-      return sink ? new HandOffStream(local, common, columns(stdout), sink) : local
+      return sink ? new HandOffStream(local, common, columns(stdout), sink, worker) : local
     },
+    close: worker.stop,
     reasoning: stderr.isTTY ? () => createRenderer(reasoning) : undefined,
     reset: STYLE_RESET,
   }

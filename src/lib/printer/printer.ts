@@ -280,6 +280,7 @@ export class Printer {
     }
     // Rendered text ends every style it opens; a process killed mid-write still leaves the terminal plain.
     // Until the printer is closed: the restore registry holds what is still to undo, not every printer a process made.
+    this.closeMarkdown = options.markdown?.close
     const reset = options.markdown?.reset
     if ((this.markdown.assistant || this.markdown.reasoning) && reset !== undefined) {
       const register = (sequence: string) => (this.unregisterReset = registerRestore({name: 'markdown styles', sequence}))
@@ -291,6 +292,7 @@ export class Printer {
 
   /** Set by close(). */
   private closed = false
+  private readonly closeMarkdown: (() => void) | undefined
 
   private unfollow: (() => void) | undefined
 
@@ -596,6 +598,7 @@ export class Printer {
     this.status?.stop()
     this.flushSync()
     this.assistantMd?.stop?.()
+    this.closeMarkdown?.()
     this.unfollow?.()
     this.unfollow = undefined
     this.unregisterReset?.()

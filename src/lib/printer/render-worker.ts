@@ -42,15 +42,30 @@ function workerFile(): string | undefined {
   return undefined
 }
 
-/** A booting or ready render worker: one per answer. */
+/** Where an answer's stream gets the render worker: one per printer, booted for its first answer, stopped when the printer closes. */
+export type WorkerSource = () => RenderWorker | undefined
+
+/** The render worker for a run's answers, started when first asked for. */
+export function sharedWorker(): WorkerSource & {stop(): void} {
+  let worker: RenderWorker | null | undefined
+  const source = () => {
+    if (worker === undefined) worker = RenderWorker.start() ?? null
+    return worker ?? undefined
+  }
+  return Object.assign(source, {stop: () => worker?.stop()})
+}
+
+/** A booting or ready render worker (one thread, one answer at a time). */
 export class RenderWorker {
   private readonly worker: Worker
   private readonly port: MessagePort
   private readonly words: Int32Array
   private nextId = 1
   private done = 0
-  /** Where its output goes (the printer's stdout channel). */
-  sink: (text: string) => void = () => {}
+  /** The answer being rendered: output of any other is dropped. */
+  private answer = 0
+  /** Where the current answer's output goes (the printer's stdout channel). */
+  private sink: (text: string) => void = () => {}
   private exited = false
 
   /** Undefined where a second thread cannot help (one core) or the built worker is missing. */
@@ -104,11 +119,20 @@ export class RenderWorker {
     }
   }
 
-  /** Told how many pushes the worker has rendered whenever it sends output. */
-  rendered: (pushes: number) => void = () => {}
+  /** Told how many pushes of the current answer the worker has rendered, whenever it sends output. */
+  private rendered: (pushes: number) => void = () => {}
+
+  /** A new answer from here: the sink and the count of what is rendered are its own. */
+  begin(options: Omit<RendererOptions, 'columns'>, columns: number, sink: (text: string) => void, rendered: (pushes: number) => void): void {
+    this.answer++
+    this.sink = sink
+    this.rendered = rendered
+    this.post({type: 'start', answer: this.answer, options, columns})
+  }
 
   private reply(m: RenderReply): void {
     if ('out' in m) {
+      if (m.answer !== this.answer) return
       this.rendered(m.pushes)
       this.sink(m.out)
     } else this.done = Math.max(this.done, m.done)
@@ -147,7 +171,7 @@ export class HandOffStream implements MarkdownStream {
     private readonly options: Omit<RendererOptions, 'columns'>,
     private readonly columns: () => number,
     private readonly sink: (text: string) => void,
-    private readonly startWorker: () => RenderWorker | undefined = RenderWorker.start,
+    private readonly startWorker: WorkerSource,
   ) {}
 
   push(text: string): string {
@@ -182,9 +206,7 @@ export class HandOffStream implements MarkdownStream {
       return this.local.end()
     }
     this.flushInput()
-    const ok = this.worker!.wait('end')
-    this.worker!.stop()
-    return ok ? '' : this.lost()
+    return this.worker!.wait('end') ? '' : this.lost()
   }
 
   /** Whether the rest of the answer went to the worker. */
@@ -213,23 +235,24 @@ export class HandOffStream implements MarkdownStream {
     if (!this.worker!.wait('sync')) this.sink(this.lost())
   }
 
-  /** The answer was cut short (the printer closed): the worker goes. */
+  /** The answer ended or was cut short: a worker not yet asked for is not booted for it (the worker itself is its source's). */
   stop(): void {
     if (this.booting) clearImmediate(this.booting)
-    this.worker?.stop()
-    this.worker = null
+    this.booting = undefined
   }
 
   private handOff(idle: NonNullable<ReturnType<MarkdownRenderer['idle']>>): void {
-    const worker = this.worker!
     this.remote = true
-    worker.sink = (text) => this.sink(text)
-    worker.rendered = (pushes) => {
-      if (pushes <= this.answered) return
-      this.unanswered.splice(0, pushes - this.answered)
-      this.answered = pushes
-    }
-    worker.post({type: 'start', options: {...this.options, ...idle}, columns: this.columns()})
+    this.worker!.begin(
+      {...this.options, ...idle},
+      this.columns(),
+      (text) => this.sink(text),
+      (pushes) => {
+        if (pushes <= this.answered) return
+        this.unanswered.splice(0, pushes - this.answered)
+        this.answered = pushes
+      },
+    )
   }
 
   private give(text: string): void {
