@@ -5,7 +5,8 @@
 // must be byte for byte what the main renderer alone gives, with chrome and
 // broken lines in between, and nothing may be lost if the worker dies.
 import {expect} from 'chai'
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
@@ -179,6 +180,39 @@ describe('printer: a long answer rendered on a second thread', function () {
     const before = tty.text.indexOf('⚙ before')
     expect(before).to.be.greaterThan(0)
     expect(tty.text.slice(before)).to.include(pieces.slice(half).join(''))
+  })
+
+  it('a worker that hangs is taken for dead after a few seconds of silence: the printer goes on, the text as it came', async () => {
+    // Says it is ready, then never answers (a worker wedged outside its own error handling).
+    const dir = mkdtempSync(join(tmpdir(), 'jp-hung-worker-'))
+    const file = join(dir, 'hung.cjs')
+    writeFileSync(file, "const {workerData} = require('node:worker_threads'); const w = new Int32Array(workerData.words); Atomics.store(w, 1, 1); workerData.port.on('message', () => { for (;;) {} })")
+    try {
+      const answer = textHeavyAnswer(HAND_OFF_AFTER * 2)
+      const started: RenderWorker[] = []
+      const tty = terminal()
+      const printer = new Printer({stdout: tty, stderr: tty, color: false, markdown: markdownWith(true, started, () => 100, () => RenderWorker.start(file)), openPromptWriter: () => undefined})
+      const pieces = chunksOf(answer, 200)
+      printer.assistant(pieces[0])
+      await booted(started)
+      for (const p of pieces.slice(1)) {
+        printer.assistant(p)
+        await printer.writable()
+      }
+      expect(streams[0].handedOff).to.equal(true)
+      // Waits for the worker, which never answers: given up on, not waited for forever (the test's timeout).
+      printer.chrome('⚙ after')
+      expect(started[0].failed).to.equal(true)
+      printer.endAssistant()
+      await printer.flush()
+      printer.close()
+      const after = tty.text.indexOf('⚙ after')
+      expect(after).to.be.greaterThan(0)
+      // What the worker never gave back is there before the chrome, as it came.
+      expect(tty.text.slice(0, after)).to.include(answer.slice(answer.length - 3000))
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
   })
 
   it('the worker is built with the CLI bundle\'s highlight.js patch (scripts/highlight-patch.js)', () => {

@@ -30,6 +30,8 @@ const FAILED = 2
 
 /** The main renderer hands off only after this much of the answer: short answers never pay the round trips. */
 export const HAND_OFF_AFTER = 16 * 1024
+/** A worker that replies to nothing for this long while the printer waits for it is taken for dead (it replies every 64 kB of output). */
+const STALLED_MS = 5000
 /** Input is sent once per event-loop turn, or at once past this much. */
 const SEND_AT = 64 * 1024
 
@@ -69,9 +71,8 @@ export class RenderWorker {
   private exited = false
 
   /** Undefined where a second thread cannot help (one core) or the built worker is missing. */
-  static start(): RenderWorker | undefined {
+  static start(file = workerFile()): RenderWorker | undefined {
     if (availableParallelism() < 2) return undefined
-    const file = workerFile()
     if (!file) return undefined
     try {
       return new RenderWorker(file)
@@ -110,11 +111,21 @@ export class RenderWorker {
   wait(type: 'sync' | 'end'): boolean {
     const id = this.nextId++
     this.post({type, id})
-    for (;;) {
+    let quietSince = performance.now()
+    for (let last = -1; ; ) {
       const seen = Atomics.load(this.words, REPLIES)
       for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.reply(m.message as RenderReply)
       if (this.done >= id) return true
       if (this.failed) return false
+      // A worker that died outside its own error handling cannot say so while this thread waits (its
+      // 'exit' event needs the event loop): one that sends nothing for STALLED_MS is taken for dead.
+      if (seen !== last) {
+        last = seen
+        quietSince = performance.now()
+      } else if (performance.now() - quietSince > STALLED_MS) {
+        this.stop()
+        return false
+      }
       Atomics.wait(this.words, REPLIES, seen, 100)
     }
   }
