@@ -191,8 +191,17 @@ export class HandOffStream implements MarkdownStream {
       return ''
     }
     this.given += text.length
-    // Booted after this turn's output is out: starting a thread is not free, and the first token is what the user waits for.
-    if (this.worker === undefined && this.booting === undefined) this.booting = setImmediate(() => (this.worker = this.startWorker() ?? null))
+    if (this.worker === undefined) {
+      if (this.given >= HAND_OFF_AFTER) {
+        // Long past the first output (a run's later answers find the worker already booted).
+        if (this.booting) clearImmediate(this.booting)
+        this.booting = undefined
+        this.worker = this.startWorker() ?? null
+      } else {
+        // Booted after this turn's output is out: starting a thread is not free, and the first token is what the user waits for.
+        this.booting ??= setImmediate(() => (this.worker ??= this.startWorker() ?? null))
+      }
+    }
     if (!this.worker?.ready || this.given < HAND_OFF_AFTER || this.local.waiting) return this.local.push(text)
     // Hand off at the first blank line after which the main renderer is idle.
     let out = ''
