@@ -249,6 +249,24 @@ describe('e2e: markdown rendered on the terminal', function () {
     const PARA = 'The quick brown fox jumps over the lazy dog while the stream keeps going, word after word, until the paragraph is long enough to wrap many times on a narrow terminal.'
     const words = (text: string) => text.split(/\s+/).filter(Boolean)
 
+    /** Two paragraphs (after `lead`), the terminal narrowed from 100 to 40 columns after the first: the second is laid out at 40. */
+    async function resized(lead: string[], intervalMs: number): Promise<void> {
+      const text = `${PARA}\n\n${PARA}\n`
+      const cut = text.indexOf('\n\n') + 2
+      const {server, run} = await runTo({cols: 100}, {text: [...lead, text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs})
+      open.push({server, run})
+      await run.term.waitForText('narrow terminal.')
+      run.term.resize(40, 120)
+      await run.finish(60_000)
+      const rows = run.term.screen().filter((l) => l.trim() !== '')
+      const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
+      expect(second.length).to.be.greaterThan(3)
+      for (const row of second) expect(cells(row)).to.be.at.most(40)
+      // Laid out at 40 by the renderer: no row of it is the terminal wrapping a longer line (xterm reflows on resize).
+      const wrapped = autowrapped(run)
+      for (const row of second) expect(wrapped, row).to.not.include(row)
+    }
+
     it('a paragraph cut by the Ctrl+C menu resumes correctly after c', async () => {
       const text = `- item\n\n${PARA} ${PARA} ${PARA}\n`
       const r: SlowResponse = {text: text.match(/.{1,6}/gs)!, intervalMs: 60}
@@ -344,38 +362,9 @@ describe('e2e: markdown rendered on the terminal', function () {
         }
       })
 
-      it('blocks after a resize use the new width', async () => {
-        const text = `${PARA}\n\n${PARA}\n`
-        const cut = text.indexOf('\n\n') + 2
-        const {server, run} = await runTo({cols: 100}, {text: [...lead, text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs: 60})
-        open.push({server, run})
-        await run.term.waitForText('narrow terminal.')
-        run.term.resize(40, 120)
-        await run.finish(60_000)
-        const rows = run.term.screen().filter((l) => l.trim() !== '')
-        const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
-        expect(second.length).to.be.greaterThan(3)
-        for (const row of second) expect(cells(row)).to.be.at.most(40)
-        // Laid out at 40 by the renderer: no row of it is the terminal wrapping a longer line.
-        const wrapped = autowrapped(run)
-        for (const row of second) expect(wrapped, row).to.not.include(row)
-      })
+      it('blocks after a resize use the new width', () => resized(lead, 60))
     })
 
-    it('blocks after a resize use the new width', async () => {
-      const text = `${PARA}\n\n${PARA}\n`
-      const cut = text.indexOf('\n\n') + 2
-      const {server, run} = await runTo({cols: 100}, {text: [text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs: 150})
-      open.push({server, run})
-      await run.term.waitForText('narrow terminal.')
-      run.term.resize(40, 120)
-      await run.finish(60_000)
-      const rows = run.term.screen().filter((l) => l.trim() !== '')
-      const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
-      expect(second.length).to.be.greaterThan(3)
-      for (const row of second) expect(cells(row)).to.be.at.most(40)
-      const wrapped = autowrapped(run)
-      for (const row of second) expect(wrapped, row).to.not.include(row)
-    })
+    it('blocks after a resize use the new width', () => resized([], 150))
   })
 })
