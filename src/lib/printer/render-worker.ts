@@ -176,6 +176,8 @@ export class HandOffStream implements MarkdownStream {
   private unanswered: string[] = []
   /** How many pushes `unanswered[0]` comes after. */
   private answered = 0
+  /** Nothing was sent to the worker since it last gave everything back (a sync then has nothing to wait for). */
+  private settled = true
 
   constructor(
     private readonly local: MarkdownRenderer,
@@ -246,13 +248,16 @@ export class HandOffStream implements MarkdownStream {
     if (!this.remote) return this.local.lineBroken()
     this.flushInput()
     this.worker!.post({type: 'broken'})
+    this.settled = false
   }
 
   /** Blocks until everything given so far is rendered and written (a no-op before the hand-off). */
   sync(): void {
     if (!this.remote || this.worker!.failed) return
     this.flushInput()
-    if (!this.worker!.wait('sync')) this.sink(this.lost())
+    if (this.settled) return
+    if (this.worker!.wait('sync')) this.settled = true
+    else this.sink(this.lost())
   }
 
   /** The answer ended or was cut short: a worker not yet asked for is not booted for it (the worker itself is its source's). */
@@ -290,6 +295,7 @@ export class HandOffStream implements MarkdownStream {
     this.unanswered.push(this.input)
     this.worker!.post({type: 'push', text: this.input, columns: this.columns()})
     this.input = ''
+    this.settled = false
   }
 
   /** The worker failed: the text it had not answered for, as it came (as when the renderer cannot load). */
