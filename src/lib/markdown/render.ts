@@ -18,7 +18,7 @@ export type Parser = InstanceType<typeof MarkdownIt>
 
 import {BlockSplitter, type SplitEvent} from './splitter.js'
 import {ParagraphSegmenter, type Segment} from './segmenter.js'
-import {cells, hardSplit, LineWrapper, longestWord, paintPieces, type Piece} from './wrap.js'
+import {cells, hardSplit, LineWrapper, longestWord, paintPieces, PaintedWords, type InlineSink, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
@@ -236,7 +236,7 @@ export class MarkdownRenderer {
   }
 
   /** Inline tokens into a wrapper. */
-  private inline(tokens: readonly Token[], w: LineWrapper, style: Style): void {
+  private inline(tokens: readonly Token[], w: InlineSink, style: Style): void {
     const stack: Style[] = [style]
     let cur = style
     let link: {href: string; auto: boolean; text: string; url: string | undefined} | undefined
@@ -609,19 +609,38 @@ export class MarkdownRenderer {
   }
 
   private tableRows(source: SourceCell[][], ctx: Ctx): string {
-    const rows: TableCell[][] = source.map((row) =>
-      row.map(({children, header, align}) => {
-        const one = this.cellLines(children, MAX_WIDTH, header)
-        const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
-        let longest = 0
-        for (const l of one) longest = Math.max(longest, longestWord(unpainted(l.text)))
-        // Lines that fit the width are what wrapping at it gives: no second layout.
-        return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
-      }),
-    )
+    const rows: TableCell[][] = source.map((row) => row.map((cell) => this.quickCell(cell) ?? this.wrappedCell(cell)))
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
-    return lines.map((l, k) => paintPieces(k === 0 ? ctx.first : ctx.rest, this.opts.color) + l + '\n').join('')
+    if (lines.length === 0) return ''
+    const rest = paintPieces(ctx.rest, this.opts.color)
+    let out = paintPieces(ctx.first, this.opts.color) + lines[0] + '\n'
+    for (let k = 1; k < lines.length; k++) out += rest + lines[k] + '\n'
+    return out
+  }
+
+  /** A cell laid out by a LineWrapper at each width asked. */
+  private wrappedCell({children, header, align}: SourceCell): TableCell {
+    const one = this.cellLines(children, MAX_WIDTH, header)
+    const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
+    let longest = 0
+    for (const l of one) longest = Math.max(longest, longestWord(unpainted(l.text)))
+    // Lines that fit the width are what wrapping at it gives: no second layout.
+    return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
+  }
+
+  /**
+   * A cell of one-cell characters (most cells): its words painted once, then
+   * laid out at each width without a LineWrapper (the same lines); undefined
+   * when that cannot be exact.
+   */
+  private quickCell({children, header, align}: SourceCell): TableCell | undefined {
+    const words = new PaintedWords(this.opts.color)
+    this.inline(children, words, this.style(header ? ELEMENT.tableHeader : undefined))
+    const one = words.lines(MAX_WIDTH)
+    if (!words.exact || !one || one.length > 1) return undefined
+    const natural = one.length === 0 ? 0 : one[0].width
+    return {render: (width: number) => (width >= natural ? one : (words.lines(width) ?? this.cellLines(children, width, header))), natural, min: words.longest, align}
   }
 
   /** A cell's inline content wrapped to `width`: its lines, painted, each with its width. */

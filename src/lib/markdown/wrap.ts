@@ -102,7 +102,89 @@ function piecesWidth(pieces: readonly Piece[]): number {
   return w
 }
 
-export class LineWrapper {
+/** What inline content is written into: a LineWrapper, or the words of a table cell. */
+export interface InlineSink {
+  text(text: string, style: Style, link?: string): void
+  space(): void
+  hardBreak(): void
+}
+
+/**
+ * The words a LineWrapper would place for the same calls (split at spaces,
+ * a word's pieces painted one by one), kept to be laid out at any width
+ * (a table cell is laid out at its natural width, then maybe narrower).
+ * Only for text of one-cell characters (so a word's width is its length,
+ * whatever its pieces) and no hard break: else `exact` is false.
+ */
+export class PaintedWords implements InlineSink {
+  readonly painted: string[] = []
+  readonly widths: number[] = []
+  exact = true
+  /** The widest word. */
+  longest = 0
+  private word: Piece[] = []
+  private wordWidth = 0
+
+  constructor(private readonly color: boolean) {}
+
+  text(text: string, style: Style, link?: string): void {
+    if (!ASCII.test(text)) this.exact = false
+    for (let i = 0; ; ) {
+      const sp = text.indexOf(' ', i)
+      const end = sp < 0 ? text.length : sp
+      if (end > i) {
+        this.word.push({text: i === 0 && end === text.length ? text : text.slice(i, end), style, link})
+        this.wordWidth += end - i
+      }
+      if (sp < 0) return
+      this.space()
+      i = sp + 1
+    }
+  }
+
+  space(): void {
+    if (this.word.length === 0) return
+    this.painted.push(this.word.length === 1 && this.word[0].link === undefined ? paint(this.word[0].text, this.word[0].style, this.color) : paintPieces(this.word, this.color))
+    this.widths.push(this.wordWidth)
+    if (this.wordWidth > this.longest) this.longest = this.wordWidth
+    this.word = []
+    this.wordWidth = 0
+  }
+
+  hardBreak(): void {
+    this.space()
+    this.exact = false
+  }
+
+  /**
+   * The lines (painted, with their widths) a LineWrapper `width` wide with
+   * no prefix gives for these words; undefined when a word is wider than
+   * that (it would be cut).
+   */
+  lines(width: number): {text: string; width: number}[] | undefined {
+    this.space()
+    const {painted, widths} = this
+    if (painted.length === 0) return []
+    if (this.longest > width) return undefined
+    const out: {text: string; width: number}[] = []
+    let line = painted[0]
+    let col = widths[0]
+    for (let k = 1; k < painted.length; k++) {
+      if (col + 1 + widths[k] <= width) {
+        line += ' ' + painted[k]
+        col += 1 + widths[k]
+      } else {
+        out.push({text: line, width: col})
+        line = painted[k]
+        col = widths[k]
+      }
+    }
+    out.push({text: line, width: col})
+    return out
+  }
+}
+
+export class LineWrapper implements InlineSink {
   private out = ''
   private word: Piece[] = []
   private wordWidth = 0
