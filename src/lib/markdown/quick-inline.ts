@@ -156,6 +156,13 @@ export function quickTable(source: string): {aligns: Align[]; rows: string[][]} 
 
 /** A row's cells as markdown-it splits them: at pipes not after a backslash (`\|` → `|`), outer empty cells dropped. */
 function rowCells(line: string): string[] {
+  if (!line.includes('\\')) {
+    // No escape: every pipe splits.
+    const out = line.split('|')
+    if (out[0] === '') out.shift()
+    if (out.length > 0 && out[out.length - 1] === '') out.pop()
+    return out
+  }
   const out: string[] = []
   let current = ''
   let last = 0

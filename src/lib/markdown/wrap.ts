@@ -133,7 +133,16 @@ export class PaintedWords implements InlineSink {
       const sp = text.indexOf(' ', i)
       const end = sp < 0 ? text.length : sp
       if (end > i) {
-        this.word.push({text: i === 0 && end === text.length ? text : text.slice(i, end), style, link})
+        const t = i === 0 && end === text.length ? text : text.slice(i, end)
+        if (sp >= 0 && this.word.length === 0 && link === undefined) {
+          // A whole word of one piece: painted as placeWord would paint it.
+          this.painted.push(paint(t, style, this.color))
+          this.widths.push(end - i)
+          if (end - i > this.longest) this.longest = end - i
+          i = sp + 1
+          continue
+        }
+        this.word.push({text: t, style, link})
         this.wordWidth += end - i
       }
       if (sp < 0) return
