@@ -22,7 +22,7 @@ import {cells, hardSplit, LineWrapper, longestWord, paintPieces, PaintedWords, t
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
-import {quickInline, quickTable} from './quick-inline.js'
+import {isPlainAscii, quickInline, quickTable} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -429,7 +429,10 @@ export class MarkdownRenderer {
       this.list.number++
       const first: Piece[] = [{text: marker, style: this.style(ELEMENT.marker)}, {text: ' ', style: PLAIN}]
       const w = new LineWrapper({width: this.width(), first, rest: [{text: ' '.repeat(cells(marker) + 1), style: PLAIN}], color: this.opts.color})
-      this.inline(this.inlineTokens(asciiTrim(q[1])), w, this.base)
+      const text = asciiTrim(q[1])
+      // Plain words: what inline() does with the one text token, without it.
+      if (this.base === PLAIN && isPlainAscii(text)) w.plainSegment(text, false, true)
+      else this.inline(this.inlineTokens(text), w, this.base)
       w.finish()
       this.out += w.take()
       return
@@ -460,7 +463,11 @@ export class MarkdownRenderer {
       return
     }
     const h = kind === 'heading' && this.opts.quick !== false ? QUICK_HEADING.exec(source) : null
-    if (h) return this.heading(h[1].length, this.inlineTokens(asciiTrim(h[2])), {width, first: [], rest: []})
+    if (h) {
+      const text = asciiTrim(h[2])
+      if (!this.oneLineHeading(h[1].length, text, width)) this.heading(h[1].length, this.inlineTokens(text), {width, first: [], rest: []})
+      return
+    }
     const t = kind === 'table' && this.opts.quick !== false ? quickTable(source) : undefined
     if (t) {
       const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
@@ -566,6 +573,26 @@ export class MarkdownRenderer {
     this.inline(children, w, this.style(ELEMENT.heading[level - 1]))
     w.finish()
     this.out += w.take()
+  }
+
+  /**
+   * A top-level heading of plain words that fits on its line, written as
+   * heading() writes it (each word painted alone) without a LineWrapper;
+   * false when it is not that.
+   */
+  private oneLineHeading(level: number, text: string, width: number): boolean {
+    if (text === '' || level + 1 + text.length > width || !isPlainAscii(text)) return false
+    const style = this.style(ELEMENT.heading[level - 1])
+    let out = paint('#'.repeat(level) + ' ', this.style(ELEMENT.headingMarker), this.opts.color)
+    for (let from = 0; ; ) {
+      const sp = text.indexOf(' ', from)
+      out += paint(sp < 0 ? text.slice(from) : text.slice(from, sp), style, this.opts.color)
+      if (sp < 0) break
+      out += ' '
+      from = sp + 1
+    }
+    this.out += out + '\n'
+    return true
   }
 
   /** A list item (tokens [open, close]) behind its marker. */
@@ -690,8 +717,16 @@ const BULLETS = ['•', '◦', '▪']
  */
 const QUICK_HEADING = /^(#{1,6}) ([^#\r\n\u0000]*)$/
 /** markdown-it's trim of heading and paragraph content: ASCII blanks only (a no-break space stays). */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9
+}
+
 function asciiTrim(s: string): string {
-  return s.replace(/^[ \t]+|[ \t]+$/g, '')
+  let from = 0
+  let to = s.length
+  while (from < to && isBlank(s.charCodeAt(from))) from++
+  while (to > from && isBlank(s.charCodeAt(to - 1))) to--
+  return from === 0 && to === s.length ? s : s.slice(from, to)
 }
 const QUICK_ITEM = /^(?:[-+*]|\d{1,9}[.)]) {1,4}([A-Za-z"'(][^\r\n\u0000]*)$/
 
