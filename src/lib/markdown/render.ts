@@ -45,8 +45,9 @@ export interface MarkdownRenderOptions {
   loadHighlighter?: () => Promise<Highlighter>
   /**
    * false: every heading, list item and inline segment goes through
-   * markdown-it, none through the quick paths that give the same bytes (the
-   * reference test/markdown/quick-inline.test.ts compares them with).
+   * markdown-it, and every table cell through a LineWrapper, none through
+   * the quick paths that give the same bytes (the reference
+   * test/markdown/quick-inline.test.ts and quick-blocks.test.ts compare them with).
    */
   quick?: boolean
   /**
@@ -636,7 +637,7 @@ export class MarkdownRenderer {
   }
 
   private tableRows(source: SourceCell[][], ctx: Ctx): string {
-    const rows: TableCell[][] = source.map((row) => row.map((cell) => this.quickCell(cell) ?? this.wrappedCell(cell)))
+    const rows: TableCell[][] = source.map((row) => row.map((cell) => (this.opts.quick !== false ? this.quickCell(cell) : undefined) ?? this.wrappedCell(cell)))
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
     if (lines.length === 0) return ''
