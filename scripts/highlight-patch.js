@@ -52,6 +52,47 @@ export const HIGHLIGHT_PATCHES = [
     from: 'keywordHits[word] = (keywordHits[word] || 0) + 1;\n          if (keywordHits[word] <= MAX_KEYWORD_HITS) relevance += keywordRelevance;',
     to: 'const hits = (keywordHits.get(word) || 0) + 1;\n          keywordHits.set(word, hits);\n          if (hits <= MAX_KEYWORD_HITS) relevance += keywordRelevance;',
   },
+  {
+    // A comment's "three English words" rule (a run of plain words, no
+    // scope, ended as soon as it is entered) only moves highlight.js past
+    // the words, for the relevance of language detection, which jp never
+    // asks for; each run costs a match and a mode entered and left, most of
+    // a commented code line's time. It is left out of a comment's matcher
+    // only where skipping its words cannot change a piece (englishRunIdle,
+    // below): the rule and the standard doctag rule are marked here.
+    why: 'the doctag rule marked',
+    from: "  mode.contains.push({\n    scope: 'doctag',\n",
+    to: "  mode.contains.push({\n    __jpDoctag: true,\n    scope: 'doctag',\n",
+  },
+  {
+    why: 'the English-words rule marked',
+    from: '      begin: concat(\n        /[ ]+/, // necessary to prevent us gobbling up doctags',
+    to: '      __jpEnglishRun: true,\n      begin: concat(\n        /[ ]+/, // necessary to prevent us gobbling up doctags',
+  },
+  {
+    // Skipping a run of words (letters, an apostrophe, a hyphen, a full stop,
+    // a colon, single spaces) is invisible when nothing else could match
+    // inside it: the comment's other rule is the doctag alone, whose text
+    // (TODO: and the like, upper case and a colon) no run can contain in a
+    // case-sensitive grammar, and which, where it starts at a run's last
+    // space, puts that space in the comment's text as the run did; its end
+    // is `$` or `*/`, neither of which a run can contain; it has no
+    // keywords (text between matches is then added as it is, the run's and
+    // its neighbours' the same), no illegal, no sub-language.
+    why: 'the English-words rule left out where it changes nothing',
+    from: '  function buildModeRegex(mode) {\n    const mm = new ResumableMultiRegex();\n\n    mode.contains.forEach(term => mm.addRule(term.begin, { rule: term, type: "begin" }));',
+    to: String.raw`  function englishRunIdle(mode, term) {
+    if (!term.__jpEnglishRun) return false;
+    if (language.case_insensitive || mode.keywords || mode.illegal || mode.subLanguage != null) return false;
+    if (mode.contains.length !== 2 || !mode.contains[0].__jpDoctag || mode.contains[1] !== term) return false;
+    return mode.terminatorEnd === '$' || mode.terminatorEnd === '\\*/';
+  }
+
+  function buildModeRegex(mode) {
+    const mm = new ResumableMultiRegex();
+
+    mode.contains.forEach(term => { if (!englishRunIdle(mode, term)) mm.addRule(term.begin, { rule: term, type: "begin" }); });`,
+  },
 ]
 
 /** lib/core.js's text with every patch applied; throws naming the patch that has nothing to patch. */
