@@ -3,7 +3,8 @@
 // and in 200-character chunks (as the pty bench's server sends it), in ms
 // per MB. The renderer is bundled by esbuild as jp's build bundles it, and
 // each sample is a fresh process, as jp renders one answer per process (the
-// highlighter's loading and the JIT's warm-up are included). With
+// highlighter's loading and the JIT's warm-up are included), with the
+// compiler set as jp sets it (tuneCompiler, where the renderer has it). With
 // BENCH_MD_BEFORE=DIR (a copy of src/lib/markdown, e.g. the code before a
 // change) both renderers run in the same run, alternating, and the output's
 // hashes are compared (they must be equal whenever the change keeps the
@@ -41,7 +42,10 @@ interface Sample {
 const CHILD = `
 import {readFileSync} from 'node:fs'
 import {createHash} from 'node:crypto'
-import {createRenderer} from './index.ts'
+import * as markdown from './index.ts'
+const {createRenderer} = markdown
+// The compiler set as jp sets it where it renders on a terminal (a copy of the renderer from before may have no such call).
+Reflect.get(markdown, 'tuneCompiler')?.()
 const [file, how] = process.argv.slice(2)
 const answer = readFileSync(file, 'utf8')
 const pieces = []

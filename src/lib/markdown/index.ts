@@ -3,6 +3,7 @@
 // `jp --help` and piped output never load markdown-it; the highlighter is
 // loaded later still, by the first fence with a language.
 import MarkdownIt from 'markdown-it'
+import {setFlagsFromString} from 'node:v8'
 
 import {MarkdownRenderer, type MarkdownRenderOptions, type Parser} from './render.js'
 import type {Highlighter} from './highlight.js'
@@ -29,6 +30,27 @@ export type RendererOptions = Omit<MarkdownRenderOptions, 'md' | 'loadHighlighte
 export function createRenderer(options: RendererOptions): MarkdownRenderer {
   parser ??= createParser()
   return new MarkdownRenderer({...options, md: parser, loadHighlighter: options.highlight === false ? undefined : loadHighlighter})
+}
+
+/**
+ * How much TurboFan may inline into one function (V8's default: 920 bytes
+ * of bytecode). jp renders an answer and exits: compiling the renderer's
+ * and highlight.js's hot functions with that much inlined took ~a third of
+ * the CPU of a 2 MB answer (background threads, on a machine whose two
+ * cores the reader of the terminal also needs) before the code paid it
+ * back; with less inlined they compile sooner and cheaper, and a 20 MB
+ * answer renders no slower (bench/markdown-render.ts, issue 25).
+ */
+export const INLINE_BUDGET = '--max-inlined-bytecode-size-cumulative=200'
+
+/**
+ * Sets the compiler for rendering (INLINE_BUDGET). A V8 flag is the
+ * process's: called where an answer is rendered on a terminal (the printer's
+ * setup, the render worker), never for piped or raw output, and not by the
+ * build's code cache run (V8 rejects cached code made under other flags).
+ */
+export function tuneCompiler(): void {
+  setFlagsFromString(INLINE_BUDGET)
 }
 
 /**

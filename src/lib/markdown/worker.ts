@@ -9,7 +9,7 @@
 //   words[2]  1 once the worker failed (it renders nothing more)
 import {workerData, type MessagePort} from 'node:worker_threads'
 
-import {createRenderer, prewarm, type MarkdownRenderer, type RendererOptions} from './index.js'
+import {createRenderer, prewarm, tuneCompiler, type MarkdownRenderer, type RendererOptions} from './index.js'
 
 export type RenderRequest =
   /** A new answer (numbered: replies say which answer they belong to, and one cut short is dropped). */
@@ -106,6 +106,7 @@ export function serve(port: MessagePort, words: Int32Array): void {
       if (--pending === 0 && !failed) send()
     })
   })
+  tuneCompiler()
   prewarm()
   Atomics.store(words, READY, 1)
 }

@@ -73,7 +73,8 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const [{createRenderer, prewarm, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
+  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
+  tuneCompiler()
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()
   // One thread for all the run's answers (a tool loop answers many times), booted for the first.
