@@ -2,7 +2,7 @@
 // headings, list items and paragraphs of bench/markdown.ts's text-heavy
 // answer (20 MB), each kind alone as one answer, rendered in 200-character
 // chunks, in µs a block (a list item for lists). Each sample is a fresh
-// process rendering its answer REPS times, the fastest kept (the kinds are
+// process (the compiler set as jp sets it) rendering its answer REPS times, the fastest kept (the kinds are
 // small: this is the warm cost, with the JIT settled on that kind alone; the
 // worker's real mix costs more per block). With BENCH_MD_BEFORE=DIR (a copy
 // of src/lib/markdown) both renderers run, alternating, and the outputs'
@@ -29,7 +29,10 @@ const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE
 const CHILD = `
 import {readFileSync} from 'node:fs'
 import {createHash} from 'node:crypto'
-import {createRenderer} from './index.ts'
+import * as markdown from './index.ts'
+const {createRenderer} = markdown
+// The compiler set as jp sets it where it renders (a copy of the renderer from before may have no such call).
+Reflect.get(markdown, 'tuneCompiler')?.()
 const [file, reps] = process.argv.slice(2)
 const answer = readFileSync(file, 'utf8')
 const pieces = []

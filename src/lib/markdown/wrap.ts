@@ -96,6 +96,11 @@ export function paintPieces(pieces: readonly Piece[], color: boolean): string {
   return s
 }
 
+/** paintPieces of a word (most are one piece, unlinked). */
+function paintWord(word: readonly Piece[], color: boolean): string {
+  return word.length === 1 && word[0].link === undefined ? paint(word[0].text, word[0].style, color) : paintPieces(word, color)
+}
+
 function piecesWidth(pieces: readonly Piece[]): number {
   let w = 0
   for (const p of pieces) w += cells(p.text)
@@ -122,7 +127,7 @@ export class PaintedWords implements InlineSink {
   exact = true
   /** The widest word. */
   longest = 0
-  private word: Piece[] = []
+  private readonly word: Piece[] = []
   private wordWidth = 0
 
   constructor(private readonly color: boolean) {}
@@ -153,10 +158,10 @@ export class PaintedWords implements InlineSink {
 
   space(): void {
     if (this.word.length === 0) return
-    this.painted.push(this.word.length === 1 && this.word[0].link === undefined ? paint(this.word[0].text, this.word[0].style, this.color) : paintPieces(this.word, this.color))
+    this.painted.push(paintWord(this.word, this.color))
     this.widths.push(this.wordWidth)
     if (this.wordWidth > this.longest) this.longest = this.wordWidth
-    this.word = []
+    this.word.length = 0
     this.wordWidth = 0
   }
 
@@ -356,27 +361,29 @@ export class LineWrapper implements InlineSink {
   }
 
   private placeWord(): void {
-    if (this.word.length === 0) return
     const word = this.word
+    if (word.length === 0) return
     const w = this.wordWidth
-    this.word = []
     this.wordWidth = 0
     this.begin()
     if (!this.lineEmpty) {
       if (this.col + 1 + w <= this.width) {
-        this.out += ' ' + paintPieces(word, this.opts.color)
+        this.out += ' ' + paintWord(word, this.opts.color)
         this.col += 1 + w
+        word.length = 0
         return
       }
       this.newline()
     }
     const avail = this.width - this.col
     if (w <= avail) {
-      this.out += paintPieces(word, this.opts.color)
+      this.out += paintWord(word, this.opts.color)
       this.col += w
       this.lineEmpty = false
+      word.length = 0
       return
     }
+    this.word = []
     // Longer than a line: cut at graphemes, each piece keeping its style.
     this.placeLong(word)
   }
