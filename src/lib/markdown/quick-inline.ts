@@ -33,6 +33,17 @@ const LINK = new RegExp(String.raw`^(${SIDE})\[((?:${SIDE_CHAR})(?:${TEXT}*(?:${
 /** Plain text: one text token (markdown-it's, with the same characters). */
 const PLAIN_TEXT = new RegExp(`^(?:${TEXT})*$`)
 
+/** Anything but PLAIN_TEXT of printable ASCII with single spaces. */
+const NOT_PLAIN_ASCII = /[^ -~]|[\\`*_~[\]<&:!]|\/\/| {2}/
+
+/**
+ * `src` is one text token of printable ASCII, its words one space apart:
+ * what a LineWrapper's plainSegment takes as it is (once trimmed).
+ */
+export function isPlainAscii(src: string): boolean {
+  return !NOT_PLAIN_ASCII.test(src)
+}
+
 /** The part of markdown-it's Token the renderer reads. */
 class QuickToken {
   readonly children = null
@@ -156,6 +167,13 @@ export function quickTable(source: string): {aligns: Align[]; rows: string[][]} 
 
 /** A row's cells as markdown-it splits them: at pipes not after a backslash (`\|` → `|`), outer empty cells dropped. */
 function rowCells(line: string): string[] {
+  if (!line.includes('\\')) {
+    // No escape: every pipe splits.
+    const out = line.split('|')
+    if (out[0] === '') out.shift()
+    if (out.length > 0 && out[out.length - 1] === '') out.pop()
+    return out
+  }
   const out: string[] = []
   let current = ''
   let last = 0

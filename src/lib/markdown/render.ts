@@ -18,11 +18,11 @@ export type Parser = InstanceType<typeof MarkdownIt>
 
 import {BlockSplitter, type SplitEvent} from './splitter.js'
 import {ParagraphSegmenter, type Segment} from './segmenter.js'
-import {cells, hardSplit, LineWrapper, longestWord, paintPieces, type Piece} from './wrap.js'
+import {cells, hardSplit, LineWrapper, longestWord, paintPieces, PaintedWords, type InlineSink, type Piece} from './wrap.js'
 import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, type Style} from './style.js'
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
-import {quickInline, quickTable} from './quick-inline.js'
+import {isPlainAscii, quickInline, quickTable} from './quick-inline.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -45,8 +45,9 @@ export interface MarkdownRenderOptions {
   loadHighlighter?: () => Promise<Highlighter>
   /**
    * false: every heading, list item and inline segment goes through
-   * markdown-it, none through the quick paths that give the same bytes (the
-   * reference test/markdown/quick-inline.test.ts compares them with).
+   * markdown-it, and every table cell through a LineWrapper, none through
+   * the quick paths that give the same bytes (the reference
+   * test/markdown/quick-inline.test.ts and quick-blocks.test.ts compare them with).
    */
   quick?: boolean
   /**
@@ -236,7 +237,7 @@ export class MarkdownRenderer {
   }
 
   /** Inline tokens into a wrapper. */
-  private inline(tokens: readonly Token[], w: LineWrapper, style: Style): void {
+  private inline(tokens: readonly Token[], w: InlineSink, style: Style): void {
     const stack: Style[] = [style]
     let cur = style
     let link: {href: string; auto: boolean; text: string; url: string | undefined} | undefined
@@ -429,7 +430,10 @@ export class MarkdownRenderer {
       this.list.number++
       const first: Piece[] = [{text: marker, style: this.style(ELEMENT.marker)}, {text: ' ', style: PLAIN}]
       const w = new LineWrapper({width: this.width(), first, rest: [{text: ' '.repeat(cells(marker) + 1), style: PLAIN}], color: this.opts.color})
-      this.inline(this.inlineTokens(asciiTrim(q[1])), w, this.base)
+      const text = asciiTrim(q[1])
+      // Plain words: what inline() does with the one text token, without it.
+      if (this.base === PLAIN && isPlainAscii(text)) w.plainSegment(text, false, true)
+      else this.inline(this.inlineTokens(text), w, this.base)
       w.finish()
       this.out += w.take()
       return
@@ -460,7 +464,11 @@ export class MarkdownRenderer {
       return
     }
     const h = kind === 'heading' && this.opts.quick !== false ? QUICK_HEADING.exec(source) : null
-    if (h) return this.heading(h[1].length, this.inlineTokens(asciiTrim(h[2])), {width, first: [], rest: []})
+    if (h) {
+      const text = asciiTrim(h[2])
+      if (!this.oneLineHeading(h[1].length, text, width)) this.heading(h[1].length, this.inlineTokens(text), {width, first: [], rest: []})
+      return
+    }
     const t = kind === 'table' && this.opts.quick !== false ? quickTable(source) : undefined
     if (t) {
       const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
@@ -568,6 +576,26 @@ export class MarkdownRenderer {
     this.out += w.take()
   }
 
+  /**
+   * A top-level heading of plain words that fits on its line, written as
+   * heading() writes it (each word painted alone) without a LineWrapper;
+   * false when it is not that.
+   */
+  private oneLineHeading(level: number, text: string, width: number): boolean {
+    if (text === '' || level + 1 + text.length > width || !isPlainAscii(text)) return false
+    const style = this.style(ELEMENT.heading[level - 1])
+    let out = paint('#'.repeat(level) + ' ', this.style(ELEMENT.headingMarker), this.opts.color)
+    for (let from = 0; ; ) {
+      const sp = text.indexOf(' ', from)
+      out += paint(sp < 0 ? text.slice(from) : text.slice(from, sp), style, this.opts.color)
+      if (sp < 0) break
+      out += ' '
+      from = sp + 1
+    }
+    this.out += out + '\n'
+    return true
+  }
+
   /** A list item (tokens [open, close]) behind its marker. */
   private item(tokens: Token[], open: number, close: number, marker: string, ctx: Ctx, depth: number, tight = true): void {
     let markerText = marker
@@ -609,19 +637,38 @@ export class MarkdownRenderer {
   }
 
   private tableRows(source: SourceCell[][], ctx: Ctx): string {
-    const rows: TableCell[][] = source.map((row) =>
-      row.map(({children, header, align}) => {
-        const one = this.cellLines(children, MAX_WIDTH, header)
-        const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
-        let longest = 0
-        for (const l of one) longest = Math.max(longest, longestWord(unpainted(l.text)))
-        // Lines that fit the width are what wrapping at it gives: no second layout.
-        return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
-      }),
-    )
+    const rows: TableCell[][] = source.map((row) => row.map((cell) => (this.opts.quick !== false ? this.quickCell(cell) : undefined) ?? this.wrappedCell(cell)))
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
-    return lines.map((l, k) => paintPieces(k === 0 ? ctx.first : ctx.rest, this.opts.color) + l + '\n').join('')
+    if (lines.length === 0) return ''
+    const rest = paintPieces(ctx.rest, this.opts.color)
+    let out = paintPieces(ctx.first, this.opts.color) + lines[0] + '\n'
+    for (let k = 1; k < lines.length; k++) out += rest + lines[k] + '\n'
+    return out
+  }
+
+  /** A cell laid out by a LineWrapper at each width asked. */
+  private wrappedCell({children, header, align}: SourceCell): TableCell {
+    const one = this.cellLines(children, MAX_WIDTH, header)
+    const natural = one.reduce((n, l) => Math.max(n, l.width), 0)
+    let longest = 0
+    for (const l of one) longest = Math.max(longest, longestWord(unpainted(l.text)))
+    // Lines that fit the width are what wrapping at it gives: no second layout.
+    return {render: (width: number) => (width >= natural ? one : this.cellLines(children, width, header)), natural, min: longest, align}
+  }
+
+  /**
+   * A cell of one-cell characters (most cells): its words painted once, then
+   * laid out at each width without a LineWrapper (the same lines); undefined
+   * when that cannot be exact.
+   */
+  private quickCell({children, header, align}: SourceCell): TableCell | undefined {
+    const words = new PaintedWords(this.opts.color)
+    this.inline(children, words, this.style(header ? ELEMENT.tableHeader : undefined))
+    const one = words.lines(MAX_WIDTH)
+    if (!words.exact || !one || one.length > 1) return undefined
+    const natural = one.length === 0 ? 0 : one[0].width
+    return {render: (width: number) => (width >= natural ? one : (words.lines(width) ?? this.cellLines(children, width, header))), natural, min: words.longest, align}
   }
 
   /** A cell's inline content wrapped to `width`: its lines, painted, each with its width. */
@@ -671,8 +718,16 @@ const BULLETS = ['•', '◦', '▪']
  */
 const QUICK_HEADING = /^(#{1,6}) ([^#\r\n\u0000]*)$/
 /** markdown-it's trim of heading and paragraph content: ASCII blanks only (a no-break space stays). */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9
+}
+
 function asciiTrim(s: string): string {
-  return s.replace(/^[ \t]+|[ \t]+$/g, '')
+  let from = 0
+  let to = s.length
+  while (from < to && isBlank(s.charCodeAt(from))) from++
+  while (to > from && isBlank(s.charCodeAt(to - 1))) to--
+  return from === 0 && to === s.length ? s : s.slice(from, to)
 }
 const QUICK_ITEM = /^(?:[-+*]|\d{1,9}[.)]) {1,4}([A-Za-z"'(][^\r\n\u0000]*)$/
 

@@ -28,6 +28,7 @@ const RESET = STYLE_RESET
 /** Wraps `text` in its style's SGR (nothing when plain), ending with a full reset. */
 export function paint(text: string, style: Style, color: boolean): string {
   // Built without an array: this runs for every styled word.
+  if (style === PLAIN) return text
   let codes = ''
   if (style.bold) codes = '1'
   if (style.dim) codes = codes === '' ? '2' : codes + ';2'

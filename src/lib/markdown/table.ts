@@ -26,39 +26,50 @@ export function layoutTable(rows: TableCell[][], room: number, opts: {border: St
   const overhead = 3 * n + 1
   const avail = room - overhead
   if (avail < n * MIN_COLUMN) return records(rows, room, opts)
-  const natural = column(rows, n, (c) => Math.max(1, c.natural))
-  const min = column(rows, n, (c) => Math.max(MIN_COLUMN, Math.min(c.min, MAX_WORD))).map((m, k) => Math.min(m, natural[k]))
+  const natural = new Array<number>(n).fill(1)
+  const min = new Array<number>(n).fill(1)
+  for (const row of rows) {
+    for (let k = 0; k < row.length; k++) {
+      const c = row[k]
+      if (c.natural > natural[k]) natural[k] = c.natural
+      const m = Math.max(MIN_COLUMN, Math.min(c.min, MAX_WORD))
+      if (m > min[k]) min[k] = m
+    }
+  }
+  for (let k = 0; k < n; k++) if (min[k] > natural[k]) min[k] = natural[k]
   const widths = fit(natural, min, avail)
-  const b = (s: string) => paint(s, opts.border, opts.color)
-  const rule = (l: string, m: string, r: string) => b(l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r)
-  const bar = b('│')
+  const rule = (l: string, m: string, r: string) => {
+    let s = l
+    for (let k = 0; k < n; k++) s += (k > 0 ? m : '') + '─'.repeat(widths[k] + 2)
+    return paint(s + r, opts.border, opts.color)
+  }
+  const bar = paint('│', opts.border, opts.color)
   const out = [rule('┌', '┬', '┐')]
-  rows.forEach((row, r) => {
-    const cellLines = widths.map((w, k) => (row[k] ? row[k].render(w) : []))
-    const height = Math.max(1, ...cellLines.map((l) => l.length))
+  const cellLines: {text: string; width: number}[][] = new Array(n)
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]
+    let height = 1
+    for (let k = 0; k < n; k++) {
+      const lines = row[k] ? row[k].render(widths[k]) : []
+      cellLines[k] = lines
+      if (lines.length > height) height = lines.length
+    }
     for (let line = 0; line < height; line++) {
       let s = bar
-      widths.forEach((w, k) => {
+      for (let k = 0; k < n; k++) {
         const cell = cellLines[k][line]
-        s += ' ' + pad(cell?.text ?? '', cell?.width ?? 0, w, row[k]?.align) + ' ' + bar
-      })
+        s += ' ' + (cell ? pad(cell.text, cell.width, widths[k], row[k].align) : ' '.repeat(widths[k])) + ' ' + bar
+      }
       out.push(s)
     }
     if (r === 0 && rows.length > 1) out.push(rule('├', '┼', '┤'))
-  })
+  }
   out.push(rule('└', '┴', '┘'))
-  return out
-}
-
-function column(rows: TableCell[][], n: number, f: (c: TableCell) => number): number[] {
-  const out = new Array<number>(n).fill(1)
-  for (const row of rows) row.forEach((c, k) => (out[k] = Math.max(out[k], f(c))))
   return out
 }
 
 /** Column widths summing to at most `avail`: natural if they fit, else between min and natural, else below min. */
 function fit(natural: number[], min: number[], avail: number): number[] {
-  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0)
   if (sum(natural) <= avail) return natural
   if (sum(min) <= avail) {
     // Share what is left over the minimums in proportion to what each column wants beyond it.
@@ -85,6 +96,12 @@ function fit(natural: number[], min: number[], avail: number): number[] {
     left -= more
   }
   return widths
+}
+
+function sum(a: number[]): number {
+  let s = 0
+  for (const x of a) s += x
+  return s
 }
 
 function pad(text: string, width: number, to: number, align: TableCell['align']): string {

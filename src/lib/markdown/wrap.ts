@@ -96,13 +96,109 @@ export function paintPieces(pieces: readonly Piece[], color: boolean): string {
   return s
 }
 
+/** paintPieces of a word (most are one piece, unlinked). */
+function paintWord(word: readonly Piece[], color: boolean): string {
+  return word.length === 1 && word[0].link === undefined ? paint(word[0].text, word[0].style, color) : paintPieces(word, color)
+}
+
 function piecesWidth(pieces: readonly Piece[]): number {
   let w = 0
   for (const p of pieces) w += cells(p.text)
   return w
 }
 
-export class LineWrapper {
+/** What inline content is written into: a LineWrapper, or the words of a table cell. */
+export interface InlineSink {
+  text(text: string, style: Style, link?: string): void
+  space(): void
+  hardBreak(): void
+}
+
+/**
+ * The words a LineWrapper would place for the same calls (split at spaces,
+ * a word's pieces painted one by one), kept to be laid out at any width
+ * (a table cell is laid out at its natural width, then maybe narrower).
+ * Only for text of one-cell characters (so a word's width is its length,
+ * whatever its pieces) and no hard break: else `exact` is false.
+ */
+export class PaintedWords implements InlineSink {
+  readonly painted: string[] = []
+  readonly widths: number[] = []
+  exact = true
+  /** The widest word. */
+  longest = 0
+  private readonly word: Piece[] = []
+  private wordWidth = 0
+
+  constructor(private readonly color: boolean) {}
+
+  text(text: string, style: Style, link?: string): void {
+    if (!ASCII.test(text)) this.exact = false
+    for (let i = 0; ; ) {
+      const sp = text.indexOf(' ', i)
+      const end = sp < 0 ? text.length : sp
+      if (end > i) {
+        const t = i === 0 && end === text.length ? text : text.slice(i, end)
+        if (sp >= 0 && this.word.length === 0 && link === undefined) {
+          // A whole word of one piece: painted as placeWord would paint it.
+          this.painted.push(paint(t, style, this.color))
+          this.widths.push(end - i)
+          if (end - i > this.longest) this.longest = end - i
+          i = sp + 1
+          continue
+        }
+        this.word.push({text: t, style, link})
+        this.wordWidth += end - i
+      }
+      if (sp < 0) return
+      this.space()
+      i = sp + 1
+    }
+  }
+
+  space(): void {
+    if (this.word.length === 0) return
+    this.painted.push(paintWord(this.word, this.color))
+    this.widths.push(this.wordWidth)
+    if (this.wordWidth > this.longest) this.longest = this.wordWidth
+    this.word.length = 0
+    this.wordWidth = 0
+  }
+
+  hardBreak(): void {
+    this.space()
+    this.exact = false
+  }
+
+  /**
+   * The lines (painted, with their widths) a LineWrapper `width` wide with
+   * no prefix gives for these words; undefined when a word is wider than
+   * that (it would be cut).
+   */
+  lines(width: number): {text: string; width: number}[] | undefined {
+    this.space()
+    const {painted, widths} = this
+    if (painted.length === 0) return []
+    if (this.longest > width) return undefined
+    const out: {text: string; width: number}[] = []
+    let line = painted[0]
+    let col = widths[0]
+    for (let k = 1; k < painted.length; k++) {
+      if (col + 1 + widths[k] <= width) {
+        line += ' ' + painted[k]
+        col += 1 + widths[k]
+      } else {
+        out.push({text: line, width: col})
+        line = painted[k]
+        col = widths[k]
+      }
+    }
+    out.push({text: line, width: col})
+    return out
+  }
+}
+
+export class LineWrapper implements InlineSink {
   private out = ''
   private word: Piece[] = []
   private wordWidth = 0
@@ -265,27 +361,29 @@ export class LineWrapper {
   }
 
   private placeWord(): void {
-    if (this.word.length === 0) return
     const word = this.word
+    if (word.length === 0) return
     const w = this.wordWidth
-    this.word = []
     this.wordWidth = 0
     this.begin()
     if (!this.lineEmpty) {
       if (this.col + 1 + w <= this.width) {
-        this.out += ' ' + paintPieces(word, this.opts.color)
+        this.out += ' ' + paintWord(word, this.opts.color)
         this.col += 1 + w
+        word.length = 0
         return
       }
       this.newline()
     }
     const avail = this.width - this.col
     if (w <= avail) {
-      this.out += paintPieces(word, this.opts.color)
+      this.out += paintWord(word, this.opts.color)
       this.col += w
       this.lineEmpty = false
+      word.length = 0
       return
     }
+    this.word = []
     // Longer than a line: cut at graphemes, each piece keeping its style.
     this.placeLong(word)
   }
