@@ -170,7 +170,7 @@ export class ParagraphSegmenter {
         }
         if (c === '(') this.dest++
         else if (c === ')') this.dest--
-        else if (c === '\n' && s[i + 1] === '\n') this.dest = 0
+        else if (c === '\n' && i + 1 < n && s[i + 1] === '\n') this.dest = 0
         if (i - this.destAt > HOLD_LIMIT) this.dest = 0
         i++
         continue
@@ -204,7 +204,8 @@ export class ParagraphSegmenter {
       if (c === '*' || c === '_' || c === '~') {
         const run = runLength(s, i, c)
         if (i + run >= n) break // needs the character after the run
-        this.delimiter(c, run, s[i - 1], s[i + run], i)
+        // (Never read out of bounds: V8 drops the scan's optimised code when it does, and compiles it again.)
+        this.delimiter(c, run, i > 0 ? s[i - 1] : undefined, s[i + run], i)
         i += run
         continue
       }
