@@ -44,15 +44,21 @@ export function isPlainAscii(src: string): boolean {
   return !NOT_PLAIN_ASCII.test(src)
 }
 
-/** The part of markdown-it's Token the renderer reads. */
+/** The part of markdown-it's Token the renderer reads (fields set in the constructor: one shape, no field initialisers). */
 class QuickToken {
-  readonly children = null
-  constructor(
-    readonly type: string,
-    readonly content = '',
-    readonly markup = '',
-    private readonly href?: string,
-  ) {}
+  declare readonly type: string
+  declare readonly content: string
+  declare readonly markup: string
+  declare readonly children: null
+  declare private readonly href: string | undefined
+
+  constructor(type: string, content: string, markup: string, href: string | undefined) {
+    this.type = type
+    this.content = content
+    this.markup = markup
+    this.href = href
+    this.children = null
+  }
 
   attrGet(name: string): string | null {
     return name === 'href' && this.href !== undefined ? this.href : null
@@ -63,10 +69,13 @@ function tok(type: string, content = '', markup = '', href?: string): QuickToken
   return new QuickToken(type, content, markup, href)
 }
 
-function around(head: string, inner: QuickToken[], tail: string): Token[] {
+/** `inner` (one to three tokens) with the text around it. */
+function around(head: string, tail: string, a: QuickToken, b?: QuickToken, c?: QuickToken): Token[] {
   const out: QuickToken[] = []
   if (head !== '') out.push(tok('text', head))
-  out.push(...inner)
+  out.push(a)
+  if (b) out.push(b)
+  if (c) out.push(c)
   if (tail !== '') out.push(tok('text', tail))
   return out as unknown as Token[]
 }
@@ -98,17 +107,17 @@ export function quickInline(src: string, md: Parser): Token[] | undefined {
   let m: RegExpExecArray | null
   if (src.includes('*') && (m = EMPHASIS.exec(src))) {
     const strong = m[2].length === 2
-    return around(m[1], [tok(strong ? 'strong_open' : 'em_open', '', m[2]), tok('text', m[3]), tok(strong ? 'strong_close' : 'em_close', '', m[2])], m[4])
+    return around(m[1], m[4], tok(strong ? 'strong_open' : 'em_open', '', m[2]), tok('text', m[3]), tok(strong ? 'strong_close' : 'em_close', '', m[2]))
   }
   if (src.includes('`') && (m = CODE.exec(src))) {
-    let content = m[2].replace(/\n/g, ' ')
+    let content = m[2].includes('\n') ? m[2].replace(/\n/g, ' ') : m[2]
     if (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content)) content = content.slice(1, -1)
-    return around(m[1], [tok('code_inline', content, '`')], m[3])
+    return around(m[1], m[3], tok('code_inline', content, '`'))
   }
   if ((c === 91 || src.includes('[')) && (m = LINK.exec(src))) {
     const href = normalizedLink(md, m[3])
     if (href === undefined) return undefined
-    return around(m[1], [tok('link_open', '', '', href), tok('text', m[2]), tok('link_close')], m[4])
+    return around(m[1], m[4], tok('link_open', '', '', href), tok('text', m[2]), tok('link_close'))
   }
   return undefined
 }

@@ -428,11 +428,20 @@ export class MarkdownRenderer {
       // One line of paragraph text after the marker: what item() does with markdown-it's tokens for it.
       const marker = this.list.ordered ? `${this.list.number}.` : '•'
       this.list.number++
-      const first: Piece[] = [{text: marker, style: this.style(ELEMENT.marker)}, {text: ' ', style: PLAIN}]
-      const w = new LineWrapper({width: this.width(), first, rest: [{text: ' '.repeat(cells(marker) + 1), style: PLAIN}], color: this.opts.color})
+      const markerStyle = this.style(ELEMENT.marker)
+      const width = this.width()
       const text = asciiTrim(q[1])
+      const plain = this.base === PLAIN && isPlainAscii(text)
+      const markerWidth = cells(marker)
+      if (plain && markerWidth + 1 + text.length <= width) {
+        // Plain words that fit on the marker's line: what the wrapper below writes for them.
+        this.out += paint(marker, markerStyle, this.opts.color) + ' ' + text + '\n'
+        return
+      }
+      const first: Piece[] = [{text: marker, style: markerStyle}, {text: ' ', style: PLAIN}]
+      const w = new LineWrapper({width, first, rest: [{text: ' '.repeat(markerWidth + 1), style: PLAIN}], color: this.opts.color})
       // Plain words: what inline() does with the one text token, without it.
-      if (this.base === PLAIN && isPlainAscii(text)) w.plainSegment(text, false, true)
+      if (plain) w.plainSegment(text, false, true)
       else this.inline(this.inlineTokens(text), w, this.base)
       w.finish()
       this.out += w.take()
