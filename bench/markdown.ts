@@ -6,7 +6,10 @@
 // the rest: the time from writing it to its first byte on the pty is the
 // first-rendered-byte latency (target ≤ 5 ms median, rendered). jp's CPU
 // time (user + system) is reported beside the wall: on a busy machine the
-// wall ratio measures the load as much as the renderer.
+// wall ratio measures the load as much as the renderer; and split by thread
+// (read from /proc while jp runs): the main thread, the busiest other one
+// (the render worker, when one rendered), and the rest (V8's compiler and
+// GC helpers), to see which of them the wall waits for.
 //
 // Two more rows, same run: the floor, a bare node script (node:http, the
 // SSE split by hand, the text written to the same pty) whose first byte is
@@ -18,7 +21,7 @@
 // same loop: before/after in one run.
 //
 // Run: node --import tsx bench/markdown.ts   (BENCH_MARKDOWN_RUNS, BENCH_MARKDOWN_SIZES=tiny,2,20: MB or `tiny`)
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -110,6 +113,23 @@ interface Sample {
   bytes: number
   /** CPU time of jp (user + system), NaN where /proc is missing. */
   cpuMs: number
+  /** jp's CPU by thread (ms): the main thread, the busiest other (the render worker, when one rendered), the rest (V8's compiler and GC helpers, libuv). */
+  threads: {main: number; busiest: number; rest: number}
+}
+
+/** CPU time (ms) of each thread of `pid` so far (/proc/PID/task/TID/stat utime + stime); empty where /proc is missing. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>()
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10)
+    }
+  } catch {
+    // gone, or no /proc
+  }
+  return out
 }
 
 /**
@@ -160,6 +180,11 @@ function runOnPty(client: Client, env: NodeJS.ProcessEnv, cwd: string, firstSent
     let bytes = 0
     let tail = ''
     let firstAt = 0
+    // The threads' CPU as last read before jp exits (read every 20 ms: a thread's figure is at most that late).
+    const threads = new Map<number, number>()
+    const sampler = setInterval(() => {
+      for (const [tid, ms] of threadCpu(term.pid)) threads.set(tid, ms)
+    }, 20)
     term.onData((d) => {
       bytes += d.length
       if (firstAt === 0) {
@@ -168,10 +193,13 @@ function runOnPty(client: Client, env: NodeJS.ProcessEnv, cwd: string, firstSent
       }
     })
     term.onExit(({exitCode}) => {
+      clearInterval(sampler)
       if (exitCode !== 0) return reject(new Error(`${'bin' in client ? 'jp' : 'the floor script'} exited ${exitCode}`))
       const wallMs = performance.now() - start
+      const others = [...threads].filter(([tid]) => tid !== term.pid).map(([, ms]) => ms).sort((a, b) => b - a)
+      const split = {main: threads.get(term.pid) ?? Number.NaN, busiest: others[0] ?? 0, rest: others.slice(1).reduce((a, b) => a + b, 0)}
       // node-pty reaps the child just after reporting its exit.
-      setTimeout(() => resolve({wallMs, firstMs: firstAt - firstSentAt(), bytes, cpuMs: childrenCpuMs() - cpu0}), 50)
+      setTimeout(() => resolve({wallMs, firstMs: firstAt - firstSentAt(), bytes, cpuMs: childrenCpuMs() - cpu0, threads: split}), 50)
     })
   })
 }
@@ -221,10 +249,12 @@ export async function run(): Promise<BenchRow[]> {
         }
       }
       // The pause after the first token is in every wall; it is no rendering cost.
-      const of = (name: string, key: keyof Sample) => stats(samples[name].map((s) => s[key]))
+      const of = (name: string, key: Exclude<keyof Sample, 'threads'>) => stats(samples[name].map((s) => s[key]))
+      const threadsOf = (name: string) => (['main', 'busiest', 'rest'] as const).map((k) => median(samples[name].map((s) => s.threads[k])).toFixed(0)).join(' / ')
       const [wOn, wOff, fOn, fOff, cOn, cOff, fFloor, wFloor] = [of('rendered', 'wallMs'), of('raw', 'wallMs'), of('rendered', 'firstMs'), of('raw', 'firstMs'), of('rendered', 'cpuMs'), of('raw', 'cpuMs'), of('floor', 'firstMs'), of('floor', 'wallMs')]
       process.stderr.write(
-        `markdown ${label}: wall min/median/max rendered ${fmt(wOn)} ms, raw ${fmt(wOff)} ms, floor ${fmt(wFloor)} ms; jp CPU rendered ${fmt(cOn)} ms, raw ${fmt(cOff)} ms; first byte rendered ${fmt(fOn)} ms, raw ${fmt(fOff)} ms, floor ${fmt(fFloor)} ms; pty bytes rendered ${samples.rendered[0].bytes}, raw ${samples.raw[0].bytes}\n`,
+        `markdown ${label}: wall min/median/max rendered ${fmt(wOn)} ms, raw ${fmt(wOff)} ms, floor ${fmt(wFloor)} ms; jp CPU rendered ${fmt(cOn)} ms, raw ${fmt(cOff)} ms; first byte rendered ${fmt(fOn)} ms, raw ${fmt(fOff)} ms, floor ${fmt(fFloor)} ms; pty bytes rendered ${samples.rendered[0].bytes}, raw ${samples.raw[0].bytes}\n` +
+          `markdown ${label}: jp CPU by thread, median ms (main / busiest other: the render worker / the rest): rendered ${threadsOf('rendered')}, raw ${threadsOf('raw')}\n`,
       )
       const off = 'style.markdown = false'
       rows.push(row(`${label} text-heavy answer → pty, rendered (wall, median)`, wOn, wOff, off, '≤ 1.3×', wOn.median / wOff.median <= 1.3))
@@ -235,7 +265,7 @@ export async function run(): Promise<BenchRow[]> {
       if (BASE_BIN) {
         const base = `base build (${BASE_BIN})`
         const [bOn, bOff, bfOn, bfOff, bcOn, bcOff] = [of('baseRendered', 'wallMs'), of('baseRaw', 'wallMs'), of('baseRendered', 'firstMs'), of('baseRaw', 'firstMs'), of('baseRendered', 'cpuMs'), of('baseRaw', 'cpuMs')]
-        process.stderr.write(`markdown ${label}, ${base}: wall rendered ${fmt(bOn)} ms, raw ${fmt(bOff)} ms; jp CPU rendered ${fmt(bcOn)} ms, raw ${fmt(bcOff)} ms; first byte rendered ${fmt(bfOn)} ms, raw ${fmt(bfOff)} ms\n`)
+        process.stderr.write(`markdown ${label}, ${base}: wall rendered ${fmt(bOn)} ms, raw ${fmt(bOff)} ms; jp CPU rendered ${fmt(bcOn)} ms, raw ${fmt(bcOff)} ms; first byte rendered ${fmt(bfOn)} ms, raw ${fmt(bfOff)} ms; CPU by thread rendered ${threadsOf('baseRendered')}\n`)
         rows.push(row(`${label}: wall, rendered, this build against the base build`, wOn, bOn, base, '≤ 1×', wOn.median <= bOn.median))
         if (Number.isFinite(cOn.median)) {
           rows.push(row(`${label}: jp CPU, rendered, this build against the base build`, cOn, bcOn, base, '≤ 1×', cOn.median <= bcOn.median))
