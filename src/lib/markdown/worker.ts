@@ -27,8 +27,15 @@ export const REPLIES = 0
 export const READY = 1
 export const FAILED = 2
 
-/** Output gathered before it is sent: one message per this much, or per request handled. */
-const SEND_AT = 64 * 1024
+/**
+ * Output gathered before it is sent: one message per this much, or per
+ * request handled. Sending flattens the output (a rope of the renderer's
+ * small pieces) into one string, and a rope of 16 kB flattens while its
+ * pieces are still in the cache: flattening and posting a 20 MB answer took
+ * ~150–180 ms in 16 kB messages against ~270–310 ms in 64 kB ones (in
+ * process), for ~1,400 messages instead of ~350.
+ */
+const SEND_AT = 16 * 1024
 
 export function serve(port: MessagePort, words: Int32Array): void {
   let renderer: MarkdownRenderer | undefined

@@ -30,7 +30,7 @@ const FAILED = 2
 
 /** The main renderer hands off only after this much of the answer: short answers never pay the round trips. */
 export const HAND_OFF_AFTER = 16 * 1024
-/** A worker that replies to nothing for this long while the printer waits for it is taken for dead (it replies every 64 kB of output). */
+/** A worker that replies to nothing for this long while the printer waits for it is taken for dead (it replies every 16 kB of output). */
 const STALLED_MS = 5000
 /** Input is sent once per event-loop turn, or at once past this much. */
 const SEND_AT = 64 * 1024
