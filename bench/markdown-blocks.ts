@@ -13,11 +13,11 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
-import {build, type Plugin} from 'esbuild'
+import {fileURLToPath} from 'node:url'
 
 import {textHeavyAnswer} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
+import {bundleRenderer} from './lib/renderer-bundle.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
@@ -57,23 +57,6 @@ for (let k = 0; k < Number(reps); k++) {
 process.stdout.write(JSON.stringify({ms, hash}) + '\\n')
 `
 
-async function bundle(dir: string, out: string, name: string): Promise<string> {
-  const file = join(out, `${name}.mjs`)
-  const {highlightWithoutPerCallCost} = (await import(pathToFileURL(join(ROOT, 'scripts/highlight-patch.js')).href)) as {highlightWithoutPerCallCost(): Plugin}
-  await build({
-    stdin: {contents: CHILD, resolveDir: dir, loader: 'ts'},
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    outfile: file,
-    logLevel: 'warning',
-    nodePaths: [join(ROOT, 'node_modules')],
-    plugins: [highlightWithoutPerCallCost()],
-  })
-  return file
-}
-
 /** The answer's blocks of each kind; a list counts its items. */
 function blocksOf(answer: string): Record<string, {text: string; units: number}> {
   const kinds: Record<string, string[]> = {table: [], heading: [], list: [], para: []}
@@ -96,8 +79,8 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-md-blocks-'))
   try {
-    const now = await bundle(join(ROOT, 'src', 'lib', 'markdown'), dir, 'now')
-    const then = BEFORE ? await bundle(BEFORE, dir, 'before') : undefined
+    const now = await bundleRenderer(ROOT, join(ROOT, 'src', 'lib', 'markdown'), CHILD, join(dir, 'now.mjs'))
+    const then = BEFORE ? await bundleRenderer(ROOT, BEFORE, CHILD, join(dir, 'before.mjs')) : undefined
     const blocks = blocksOf(textHeavyAnswer(20 * 1024 * 1024))
     for (const kind of KINDS) {
       const {text, units} = blocks[kind]

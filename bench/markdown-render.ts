@@ -17,11 +17,11 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
-import {build, type Plugin} from 'esbuild'
+import {fileURLToPath} from 'node:url'
 
 import {textHeavyAnswer} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
+import {bundleRenderer} from './lib/renderer-bundle.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
@@ -70,22 +70,8 @@ process.stdout.write(JSON.stringify({ms, cpu, hash: hash.digest('hex')}) + '\\n'
 `
 
 /** The renderer in `dir` bundled with the child above, as an ES module file in `out`. */
-async function bundle(dir: string, out: string, name: string, patched = true): Promise<string> {
-  const file = join(out, `${name}.mjs`)
-  const {highlightWithoutPerCallCost} = (await import(pathToFileURL(join(ROOT, 'scripts/highlight-patch.js')).href)) as {highlightWithoutPerCallCost(): Plugin}
-  await build({
-    stdin: {contents: CHILD, resolveDir: dir, loader: 'ts'},
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    outfile: file,
-    logLevel: 'warning',
-    // A copy of the renderer outside the repository still finds its packages here.
-    nodePaths: [join(ROOT, 'node_modules')],
-    plugins: patched ? [highlightWithoutPerCallCost()] : [],
-  })
-  return file
+function bundle(dir: string, out: string, name: string, patched = true): Promise<string> {
+  return bundleRenderer(ROOT, dir, CHILD, join(out, `${name}.mjs`), patched)
 }
 
 function sample(script: string, answer: string, chunked: boolean): Sample {

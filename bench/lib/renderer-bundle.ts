@@ -1,0 +1,23 @@
+// The markdown renderer in a directory (src/lib/markdown, or a copy of it
+// from before a change) bundled with a bench's child script, as jp's build
+// bundles it (esbuild, the highlight.js patch), into one ES module file.
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {build, type Plugin} from 'esbuild'
+
+export async function bundleRenderer(root: string, dir: string, child: string, file: string, patched = true): Promise<string> {
+  const {highlightWithoutPerCallCost} = (await import(pathToFileURL(join(root, 'scripts/highlight-patch.js')).href)) as {highlightWithoutPerCallCost(): Plugin}
+  await build({
+    stdin: {contents: child, resolveDir: dir, loader: 'ts'},
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    outfile: file,
+    logLevel: 'warning',
+    // A copy of the renderer outside the repository still finds its packages here.
+    nodePaths: [join(root, 'node_modules')],
+    plugins: patched ? [highlightWithoutPerCallCost()] : [],
+  })
+  return file
+}
