@@ -21,7 +21,7 @@ import {fileURLToPath} from 'node:url'
 
 import {textHeavyAnswer} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
-import {bundleRenderer} from './lib/renderer-bundle.js'
+import {bundleRenderer, CHILD_HEADER} from './lib/renderer-bundle.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
@@ -40,12 +40,7 @@ interface Sample {
 
 /** The child: reads the answer, renders it once (one-shot or in chunks), prints {ms, hash}. */
 const CHILD = `
-import {readFileSync} from 'node:fs'
-import {createHash} from 'node:crypto'
-import * as markdown from './index.ts'
-const {createRenderer} = markdown
-// The compiler set as jp sets it where it renders on a terminal (a copy of the renderer from before may have no such call).
-Reflect.get(markdown, 'tuneCompiler')?.()
+${CHILD_HEADER}
 const [file, how] = process.argv.slice(2)
 const answer = readFileSync(file, 'utf8')
 const pieces = []

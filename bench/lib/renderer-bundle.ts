@@ -21,3 +21,14 @@ export async function bundleRenderer(root: string, dir: string, child: string, f
   })
   return file
 }
+
+/**
+ * The start of a bench child's script (bundled in the renderer's directory):
+ * its imports, and the compiler set as jp sets it where it renders on a
+ * terminal (a copy of the renderer from before may have no tuneCompiler).
+ */
+export const CHILD_HEADER = `import {readFileSync} from 'node:fs'
+import {createHash} from 'node:crypto'
+import * as markdown from './index.ts'
+const {createRenderer} = markdown
+Reflect.get(markdown, 'tuneCompiler')?.()`
