@@ -117,13 +117,19 @@ interface Sample {
   threads: {main: number; busiest: number; rest: number}
 }
 
+/** The fields of a /proc stat file after "(comm) " (the command name may hold spaces and parentheses). */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
 /** CPU time (ms) of each thread of `pid` so far (/proc/PID/task/TID/stat utime + stime); empty where /proc is missing. */
 function threadCpu(pid: number): Map<number, number> {
   const out = new Map<number, number>()
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      // utime (14) and stime (15) are at 11 and 12 after "(comm) ".
+      const f = statFields(`/proc/${pid}/task/${tid}/stat`)
       out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10)
     }
   } catch {
@@ -139,7 +145,7 @@ function threadCpu(pid: number): Map<number, number> {
  */
 function childrenCpuMs(): number {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ')
+    const fields = statFields('/proc/self/stat')
     // After "(comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14; clock ticks of 10 ms.
     return (Number(fields[13]) + Number(fields[14])) * 10
   } catch {
