@@ -163,6 +163,13 @@ export class McpServer {
     if (wasReady) this.onStopped?.(reason)
   }
 
+  private lost(why: string): void {
+    if (this.state.kind !== 'ready') return
+    const reason = `stopped (${this.redact(why)})`
+    this.state = {kind: 'failed', reason}
+    this.onStopped?.(reason)
+  }
+
   /** Calls TOOL; an abort of `signal` (or the timeout) cancels it on the server. Rejects only when `signal` aborted. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolRunOutput> {
     const client = this.client
@@ -175,6 +182,8 @@ export class McpServer {
       return toolRunOutput(result as McpCallResult)
     } catch (error) {
       if (signal.aborted) throw error
+      // An HTTP server that cannot be reached any more has stopped as a process does: told once, restarted next turn.
+      if (this.transportKind === 'http' && error instanceof TypeError) this.lost(errorLine(error))
       return {content: this.callFailure(tool, error), isError: true}
     }
   }
