@@ -10,6 +10,7 @@ import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
 import type {SignalRouter} from '../interrupt/signals.js'
 import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
+import {withWireToolNames} from '../llm/wire-names.js'
 import type {Printer} from '../printer/printer.js'
 import {hasTty} from '../terminal/tty.js'
 import {runLocalTool} from '../tool/runner.js'
@@ -119,7 +120,8 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   const toolConfigs = config.conversation.tools
   const mcp = await startMcp(opts)
   const deps: TurnDeps = {
-    provider: opts.model.provider,
+    // `SERVER.TOOL` is no valid tool name on the wire: encoded there, decoded back (the offline model needs neither).
+    provider: opts.model.provider.name === 'echo' ? opts.model.provider : withWireToolNames(opts.model.provider),
     model: opts.model.model,
     system: config.assistant.system_prompt,
     reasoning: config.assistant.model.parameters?.reasoning,
