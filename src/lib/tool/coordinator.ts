@@ -50,7 +50,7 @@ export type ToolRunFn = (
 export type PushInterrupt = (handler: () => void) => () => void
 
 export interface ToolPermissionPrompter {
-  promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run']): Promise<PermissionResult>
+  promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run'], source?: string): Promise<PermissionResult>
   reviewResult(name: string, content: string, mode: ResolvedToolConfig['result']): Promise<ResultReview>
 }
 
@@ -321,7 +321,7 @@ async function askPermission(
   if (remembered === 'run') return {type: 'run', args, remember: false}
   if (remembered === 'skip') return {type: 'skip', remember: false}
 
-  const permission = await deps.prompter!.promptPermission(name, args, config.run)
+  const permission = await deps.prompter!.promptPermission(name, args, config.run, config.source)
   if (permission.type !== 'interrupted' && permission.remember) deps.decisions.remember(name, permission.type)
   return permission
 }
