@@ -4,6 +4,7 @@
 // its own timeout), and closed at the end. Failures are states, never
 // throws: a server that cannot start, or stops, is `failed` with a reason
 // the user reads in one line.
+import {existsSync} from 'node:fs'
 import {isAbsolute, resolve} from 'node:path'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -147,6 +148,8 @@ export class McpServer {
     this.log = await openServerLog(this.name, this.ctx.env)
     this.log.line(`starting ${command} ${(this.config.args ?? []).join(' ')}`)
     const cwd = this.config.cwd === undefined ? this.ctx.cwd : isAbsolute(this.config.cwd) ? this.config.cwd : resolve(this.ctx.cwd, this.config.cwd)
+    // spawn says ENOENT for a missing cwd as for a missing program: say which it is.
+    if (!existsSync(cwd)) throw new Error(`the working directory ${cwd} does not exist`)
     // The tool environment policy first (secrets dropped unless kept by name), then what the server's `env` sets.
     const env = {...toolEnvironment(this.ctx.env, this.ctx.envPolicy, this.ctx.providerKeyVars), ...vars.values}
     const transport = new GroupedStdioTransport({command: command!, args: this.config.args ?? [], env, cwd, log: this.log})
