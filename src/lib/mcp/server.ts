@@ -105,13 +105,16 @@ export class McpServer {
 
   private fail(error: unknown): void {
     if (this.state.kind === 'failed') return
-    this.state = {kind: 'failed', reason: this.redact(errorLine(error))}
+    this.state = {kind: 'failed', reason: this.redact(failureLine(error))}
     void this.close()
   }
 
   private async connect(): Promise<void> {
-    const sdk = await loadSdk()
-    const transport = await this.makeTransport(sdk)
+    // A stdio server starts while the SDK loads: both take a while, neither needs the other.
+    const loading = loadSdk()
+    loading.catch(() => {})
+    const transport = await this.makeTransport(loading)
+    const sdk = await loading
     const client = new sdk.Client({name: 'jp', version: '0.1.0'}, {capabilities: {}})
     this.transport = transport
     this.client = client
@@ -132,7 +135,7 @@ export class McpServer {
     this.state = {kind: 'ready'}
   }
 
-  private async makeTransport(sdk: Sdk): Promise<Transport> {
+  private async makeTransport(loading: Promise<Sdk>): Promise<Transport> {
     const {command, url} = this.config
     if ((command === undefined) === (url === undefined)) throw new Error('set exactly one of `command` (stdio) or `url` (Streamable HTTP)')
     if (url !== undefined) {
@@ -140,7 +143,8 @@ export class McpServer {
       if (!headers.ok) throw new Error(headers.problem)
       // Every header value is a secret as far as printing goes, literal or not.
       this.redact = secretRedactor([...headers.secrets, ...Object.values(headers.values)])
-      return new sdk.StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: headers.values}})
+      const {StreamableHTTPClientTransport} = await loading
+      return new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: headers.values}})
     }
     const vars = expandVariables(this.config.env, this.ctx.env, 'env')
     if (!vars.ok) throw new Error(vars.problem)
@@ -153,17 +157,18 @@ export class McpServer {
     // The tool environment policy first (secrets dropped unless kept by name), then what the server's `env` sets.
     const env = {...toolEnvironment(this.ctx.env, this.ctx.envPolicy, this.ctx.providerKeyVars), ...vars.values}
     const transport = new GroupedStdioTransport({command: command!, args: this.config.args ?? [], env, cwd, log: this.log})
+    await transport.start()
     return transport
   }
 
   /** The transport closed: on its own, a ready server has stopped. */
   private stopped(): void {
-    if (this.closing) return
+    // While starting, the failure that closed it is the reason (connect rejects with it).
+    if (this.closing || this.state.kind !== 'ready') return
     const exit = this.transport instanceof GroupedStdioTransport ? this.transport.exitReason : undefined
     const reason = `stopped${exit ? ` (${exit})` : ''}`
-    const wasReady = this.state.kind === 'ready'
     this.state = {kind: 'failed', reason}
-    if (wasReady) this.onStopped?.(reason)
+    this.onStopped?.(reason)
   }
 
   private lost(why: string): void {
@@ -186,7 +191,7 @@ export class McpServer {
     } catch (error) {
       if (signal.aborted) throw error
       // An HTTP server that cannot be reached any more has stopped as a process does: told once, restarted next turn.
-      if (this.transportKind === 'http' && error instanceof TypeError) this.lost(errorLine(error))
+      if (this.transportKind === 'http' && error instanceof TypeError) this.lost(failureLine(error))
       return {content: this.callFailure(tool, error), isError: true}
     }
   }
@@ -198,7 +203,7 @@ export class McpServer {
       const reason = this.state.kind === 'failed' ? this.state.reason : 'the connection closed'
       return `MCP server '${this.name}' ${reason.startsWith('stopped') ? reason : `failed: ${reason}`} during the call to '${tool}'.`
     }
-    return `MCP tool '${this.name}.${tool}' failed: ${this.redact(errorLine(error))}`
+    return `MCP tool '${this.name}.${tool}' failed: ${this.redact(failureLine(error))}`
   }
 
   /** Ends the session and the process (stdin closed, SIGTERM, SIGKILL); safe to call twice. */
@@ -214,6 +219,13 @@ export class McpServer {
     }
     this.log?.close()
   }
+}
+
+/** An error on one line, with its cause (`fetch failed` says nothing without `ECONNREFUSED`). */
+function failureLine(error: unknown): string {
+  const cause = (error as {cause?: {code?: unknown; message?: unknown}}).cause
+  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined
+  return why === undefined ? errorLine(error) : `${errorLine(error)} (${why})`
 }
 
 function toolInfo(t: {name: string; description?: string; inputSchema: Record<string, unknown>}, validator: InstanceType<Sdk['AjvJsonSchemaValidator']>): McpToolInfo {

@@ -39,7 +39,15 @@ export class GroupedStdioTransport implements Transport {
 
   constructor(private readonly params: StdioServerParams) {}
 
+  private started?: Promise<void>
+
+  /** Spawns the server; a second call (the SDK's connect after jp started it early) is the first one's promise. */
   start(): Promise<void> {
+    this.started ??= this.spawn()
+    return this.started
+  }
+
+  private spawn(): Promise<void> {
     const {command, args, env, cwd, log} = this.params
     return new Promise((resolve, reject) => {
       // detached: a process group of its own, led by the server.
@@ -108,7 +116,7 @@ export class GroupedStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin
-    if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('the server is not running'))
+    if (!stdin || stdin.destroyed || !stdin.writable) return Promise.reject(new Error(`the server ${this.exitReason ?? 'is not running'}`))
     return new Promise((resolve, reject) => {
       stdin.write(JSON.stringify(message) + '\n', (error) => (error ? reject(error) : resolve()))
     })
