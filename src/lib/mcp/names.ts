@@ -24,6 +24,17 @@ export function mcpServerOf(name: string, servers: Readonly<Record<string, McpSe
   return Object.hasOwn(servers, server) ? server : undefined
 }
 
+/**
+ * Whether a `conversation.tools` key is a local tool: not `'*'`, not a
+ * configured server's (`SERVER.TOOL`, `SERVER.*`), and not a dotted name
+ * without a `command` (settings for a server defined elsewhere — say in a
+ * workspace not trusted yet — are never offered as a tool of their own).
+ */
+export function isLocalTool(name: string, tools: Readonly<Record<string, ToolConfig>>, servers: Readonly<Record<string, McpServerConfig>>): boolean {
+  if (name === '*' || mcpServerOf(name, servers) !== undefined) return false
+  return !name.includes('.') || tools[name]?.command !== undefined
+}
+
 /** A tool's own settings: `"SERVER.*"` under `"SERVER.TOOL"` (an `env` table merges field by field). */
 export function mcpToolConfig(tools: Readonly<Record<string, ToolConfig>>, server: string, tool: string): ToolConfig {
   const all = tools[`${server}.*`] ?? {}

@@ -1,6 +1,6 @@
 // Which configured tools a query offers the model, and their JSON schemas.
 import type {McpServerConfig, ToolConfig} from '../config/types.js'
-import {mcpServerOf} from '../mcp/names.js'
+import {isLocalTool, mcpServerOf} from '../mcp/names.js'
 import type {ToolDefinition} from '../llm/types.js'
 
 export interface ToolSelection {
@@ -24,7 +24,7 @@ export class UnknownToolError extends Error {
  * say which exist (mcp/names.ts).
  */
 export function enabledToolNames(tools: Record<string, ToolConfig>, selection: ToolSelection, servers: Readonly<Record<string, McpServerConfig>> = {}): Set<string> {
-  const known = Object.keys(tools).filter((name) => name !== '*' && mcpServerOf(name, servers) === undefined)
+  const known = Object.keys(tools).filter((name) => isLocalTool(name, tools, servers))
   const local = (names: readonly string[]) => names.filter((name) => mcpServerOf(name, servers) === undefined)
   for (const name of local(selection.explicit)) if (!known.includes(name)) throw new UnknownToolError(name, '--tool', known)
   for (const name of local(selection.disabled)) if (!known.includes(name)) throw new UnknownToolError(name, '--no-tool', known)
