@@ -115,6 +115,9 @@ describe('e2e: MCP tools in a terminal', function () {
     expect(fixtureRecord(record)).to.include('cancelled slow')
     expect(server!.requests).to.have.length(1)
     expect(t.screenText()).to.include('⊘ fx.slow: skipped')
+    // The server ended with jp.
+    const pid = Number(fixtureRecord(record).find((l) => l.startsWith('started'))!.split(' ')[1])
+    expect(() => process.kill(pid, 0), 'the server process is gone').to.throw()
   })
 
   it('arguments that do not fit the input schema go back to the model as an error, before any prompt', async () => {
