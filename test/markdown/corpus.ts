@@ -4,7 +4,10 @@
 // setext heading, a one-line paragraph that never ends, a stray `*`, an
 // unterminated fence). 12 whole answers written out, and answers composed
 // from the sections below in a fixed order (no randomness: a failure names
-// the answer).
+// the answer). Then the code- and table-heavy answers of the benches
+// (bench/lib/code-heavy.ts).
+
+import {CODE_HEAVY_ANSWERS} from '../../bench/lib/code-heavy.js'
 
 const S = {
   intro: `Sure! Here's how to approach this. The short version is that you want to **avoid blocking the event loop**, keep the work incremental, and measure before you optimise anything.`,
@@ -201,6 +204,7 @@ function compose(order: (keyof typeof S)[], k: number): string {
 
 export const CORPUS: {name: string; text: string}[] = [
   ...Object.entries(WHOLE).map(([name, text]) => ({name, text})),
+  ...CODE_HEAVY_ANSWERS.map((text, k) => ({name: `code-heavy ${k + 1}`, text})),
   ...ORDERS.map((order, k) => ({name: `composed ${k + 1}: ${order.join(' + ')}`, text: compose(order, k)})),
 ]
 
