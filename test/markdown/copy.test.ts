@@ -23,6 +23,8 @@ import {createParser} from '../../src/lib/markdown/index.js'
 
 const require = createRequire(import.meta.url)
 const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
+// Emoji and ZWJ sequences two cells wide, as modern terminals draw them (test/helpers/pty.ts).
+const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon}
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -97,6 +99,8 @@ describe('markdown: code copies clean (a terminal selection of a block is its so
       for (const {name, text} of answers()) {
         const out = await render(text, {columns: () => cols})
         const term = new Terminal({cols, rows: 24, scrollback: 100_000, convertEol: true, allowProposedApi: true})
+        term.loadAddon(new UnicodeGraphemesAddon())
+        term.unicode.activeVersion = '15-graphemes'
         try {
           await write(term, out)
           const lines = selectedLines(term)

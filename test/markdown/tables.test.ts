@@ -18,6 +18,8 @@ import {cells} from '../../src/lib/markdown/wrap.js'
 
 const require = createRequire(import.meta.url)
 const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
+// Emoji and ZWJ sequences two cells wide, as modern terminals draw them (test/helpers/pty.ts).
+const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon}
 const SNAPSHOTS = join(import.meta.dirname, 'snapshots')
 
 /** The tables of the corpus: the code-heavy answers' (six columns of numbers with units among them), the wide one, the small ones. */
@@ -31,6 +33,8 @@ const TABLES: string[] = [
 /** The screen's rows after writing `out` (trailing blanks trimmed). */
 async function screen(out: string, cols: number): Promise<string[]> {
   const term = new Terminal({cols, rows: 24, scrollback: 10_000, convertEol: true, allowProposedApi: true})
+  term.loadAddon(new UnicodeGraphemesAddon())
+  term.unicode.activeVersion = '15-graphemes'
   try {
     await new Promise<void>((resolve) => term.write(out, resolve))
     const buf = term.buffer.active
