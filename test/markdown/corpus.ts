@@ -135,6 +135,12 @@ line three is last.`,
   console.log('code inside an item')
   \`\`\`
 - last`,
+  quoteCode: `> Run this first:
+>
+> \`\`\`sh
+> make\tall   
+> echo "全角文字と絵文字 🎉 at the edge of a narrow terminal, wrapped by it"
+> \`\`\``,
   closing: `Let me know if you want me to go deeper into any of these — happy to help!`,
   starDash: `* a star list
 * second
@@ -194,6 +200,7 @@ const ORDERS: (keyof typeof S)[][] = [
   ['definition', 'emphasisMix', 'entities', 'closing'],
   ['headings', 'table', 'tasks', 'rule'],
   ['quote', 'mixedList', 'tildes', 'emoji'],
+  ['intro', 'quoteCode', 'plainCode', 'closing'],
 ]
 
 /** Joins sections as a model does: one blank line between blocks, a final newline or not. */
