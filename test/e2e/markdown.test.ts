@@ -213,6 +213,12 @@ describe('e2e: markdown rendered on the terminal', function () {
         expect(screen).to.include('assistant:')
         expect(screen).to.include('  • fruit').and.include('  ☑ written')
         expect(screen).to.not.include('- [x] written')
+        // Code lines are not indented with the rest: a selection copies them as written.
+        const rows = screen.split('\n')
+        const at = rows.indexOf('def greet(name):')
+        expect(at, screen).to.be.greaterThan(0)
+        expect(rows[at - 1]).to.match(/^ {2}┌─ python ─+$/)
+        expect(rows[at + 1]).to.equal('    return f"hello {name}"  # says hi')
       } finally {
         show.dispose()
       }

@@ -57,6 +57,12 @@ export interface MarkdownRenderOptions {
   continues?: boolean
   /** ...and it had loaded its highlighter (code in a later list item or quote is highlighted): this one loads it first. */
   highlighted?: boolean
+  /**
+   * Written before each code line (never part of what is shown): lets a
+   * caller that indents the rendered text (`jp conversation show`) leave
+   * code lines bare. A character sanitized text cannot hold (NUL).
+   */
+  codeMark?: string
 }
 
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
@@ -382,7 +388,7 @@ export class MarkdownRenderer {
    * piece ends with a reset, so nothing painted runs on past the code.
    */
   private codeLine(pieces: Piece[]): string {
-    return paintPieces(pieces, this.opts.color) + '\n'
+    return (this.opts.codeMark ?? '') + paintPieces(pieces, this.opts.color) + '\n'
   }
 
   private fenceClose(): void {
