@@ -108,10 +108,11 @@ describe('mcp: the hub against real servers', function () {
   })
 
   it('a call past timeout_secs is cancelled the same way and answered with an error', async () => {
-    const h = makeHub({fx: fixture({timeout_secs: 1})})
+    // Long enough for the server to start on a busy machine; the call then outlives it.
+    const h = makeHub({fx: fixture({timeout_secs: 5})})
     await h.toolSet()
     const out = await call(h, 'fx.slow')
-    expect(out).to.deep.equal({content: "MCP tool 'fx.slow' was cancelled: no result within 1 s (timeout_secs).", isError: true})
+    expect(out).to.deep.equal({content: "MCP tool 'fx.slow' was cancelled: no result within 5 s (timeout_secs).", isError: true})
     await waitFor(() => fixtureRecord(record).includes('cancelled slow'))
   })
 
