@@ -65,6 +65,16 @@ describe('jp mcp ls / jp mcp tools', function () {
     expect(JSON.parse(json.stdout.split('\n')[0])).to.deep.equal({name: 'off.echo', description: 'Echoes its text back.', run: 'ask', enabled: false})
   })
 
+  it('config show / config get: a literal header value is [redacted], one naming a variable is shown as written', async () => {
+    writeFileSync(cfg, `[mcp.servers.env]\nurl = "http://127.0.0.1:9/mcp"\nheaders = {Authorization = "Bearer $MCP_TOKEN"}\n`, {flag: 'a'})
+    const show = await jp(['config', 'show'])
+    expect(show.code, show.stderr).to.equal(0)
+    expect(show.stdout).to.not.include('literal-secret')
+    expect(show.stdout).to.include('Authorization = "[redacted]"').and.include('Authorization = "Bearer $MCP_TOKEN"')
+    const get = await jp(['config', 'get', 'mcp.servers.web.headers.Authorization'])
+    expect(get.stdout.trim()).to.equal('[redacted]')
+  })
+
   it('tools NAME: an unknown server or one that fails is one line, exit 1', async () => {
     const unknown = await jp(['mcp', 'tools', 'nope'])
     expect(unknown.code).to.equal(1)
