@@ -8,7 +8,6 @@ import type {McpServerConfig, ToolConfig} from '../config/types.js'
 import type {ToolDefinition} from '../llm/types.js'
 import type {ToolRunOutput} from '../tool/coordinator.js'
 import type {ToolEnvPolicy} from '../tool/environment.js'
-import {sanitizeUntrusted} from '../text/untrusted.js'
 import {mcpServerWanted, mcpToolConfig, mcpToolEnabled, mcpToolName, type McpToolSelection} from './names.js'
 import {McpServer, type McpToolInfo} from './server.js'
 
@@ -164,9 +163,4 @@ function describe(server: string, tool: McpToolInfo): string {
 
 function logHint(server: McpServer): string {
   return server.logPath ? ` (log: ${server.logPath})` : ''
-}
-
-/** The first line of a server's text, safe for a terminal. */
-export function firstLine(text: string): string {
-  return sanitizeUntrusted(text.trim().split('\n')[0] ?? '')
 }
