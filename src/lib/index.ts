@@ -8,6 +8,7 @@ export {TerminalEditorBackend, type TerminalEditorBackendOptions} from './editor
 export {EditorBackendRegistry, createEditorBackendRegistry, type EditorBackendFactory} from './editor/registry.js'
 export {buildEditorBackend, type EditorBackendBuilder, type EditorBackendInput} from './editor/build.js'
 export {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './editor/hooks.js'
+export type {JpPluginApi} from './editor/plugin-api.js'
 export {startsInEditor, editorEscape} from './compose/modes.js'
 export {editInline, editorNotice, isNonBlank, NO_EDITOR_REASON, type ComposeDeps, type ComposeDeps as ReplyDeps, type InlineEditResult, type InlineEditRequest} from './compose/inline.js'
 export {composeText, type ComposeRequest, type ComposeOutcome} from './compose/compose.js'
