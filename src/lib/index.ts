@@ -7,7 +7,7 @@ export {EditorConfig, DEFAULT_EDITOR_ENVS, type EditorCommand, type EditorArgv, 
 export {TerminalEditorBackend, type TerminalEditorBackendOptions} from './editor/terminal.js'
 export {EditorBackendRegistry, createEditorBackendRegistry, type EditorBackendFactory} from './editor/registry.js'
 export {buildEditorBackend, type EditorBackendBuilder, type EditorBackendInput} from './editor/build.js'
-export {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './editor/hooks.js'
+export {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions, type EditorBackendsHook} from './editor/hooks.js'
 export type {JpPluginApi} from './editor/plugin-api.js'
 export {startsInEditor, editorEscape} from './compose/modes.js'
 export {editInline, editorNotice, isNonBlank, NO_EDITOR_REASON, type ComposeDeps, type ComposeDeps as ReplyDeps, type InlineEditResult, type InlineEditRequest} from './compose/inline.js'

@@ -4,6 +4,7 @@
 //   const hook: Hook<'jp:editor-backends'> = async function ({registry, jp}) {
 //     registry.register('mine', (config) => new MyBackend(config, jp.EditorError))
 //   }
+import type {Hook} from '@oclif/core'
 import type {JpPluginApi} from './plugin-api.js'
 import type {EditorBackendRegistry} from './registry.js'
 
@@ -26,3 +27,6 @@ declare module '@oclif/core/hooks' {
     'jp:editor-backends': {options: EditorBackendsHookOptions; return: void}
   }
 }
+
+/** A plugin's hook, typed without a dependency of its own on @oclif/core: `const hook: EditorBackendsHook = async function ({registry, jp}) {...}`. */
+export type EditorBackendsHook = Hook<'jp:editor-backends'>
