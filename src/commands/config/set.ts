@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {JpCommand} from '../../lib/cli/base-command.js'
+import {JpCommand, workspaceDirFlag} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
 
 export default class ConfigSet extends JpCommand {
@@ -19,13 +19,11 @@ Without --user or --workspace: the workspace's .jp/config.toml inside a workspac
     value: Args.string({description: 'Its value', required: true, ignoreStdin: true}),
   }
 
-  // --workspace here is the switch SPEC §18 names; the global -w DIR keeps its letter under another long name.
-  // (Typed as the base's: oclif reads the object; JpCommand.parse maps workspace-dir back.)
+  // --workspace here is the switch SPEC §18 names, so the global -w/--workspace-dir DIR has no --workspace alias.
   static baseFlags = {
-    cfg: JpCommand.baseFlags.cfg,
-    format: JpCommand.baseFlags.format,
-    'workspace-dir': Flags.string({char: 'w', helpGroup: 'GLOBAL', helpValue: 'DIR', description: JpCommand.baseFlags.workspace.description}),
-  } as unknown as typeof JpCommand.baseFlags
+    ...JpCommand.baseFlags,
+    'workspace-dir': workspaceDirFlag([]),
+  }
 
   static flags = {
     user: Flags.boolean({description: 'Write your user config (~/.config/jp/config.toml).', exclusive: ['workspace']}),
@@ -35,7 +33,7 @@ Without --user or --workspace: the workspace's .jp/config.toml inside a workspac
   async run(): Promise<void> {
     const parsed = await this.parse(ConfigSet)
     const args = parsed.args
-    const flags = parsed.flags as unknown as {user: boolean; workspace: boolean}
+    const flags = parsed.flags
     const path = await configKeyArg(args.key, this.id ?? 'config:set')
     const workspace = await this.workspace()
     const {defaultTarget, setConfigValue} = await import('../../lib/conversation/config-file.js')

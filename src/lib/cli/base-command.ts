@@ -1,11 +1,12 @@
 // JpCommand: the base of every jp command. It owns the global flags (SPEC §3)
 // and lazily opens what a command needs from them.
 //
-//   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace DIR
+//   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace-dir DIR
+//                      (--workspace DIR: a hidden alias, except in `config set`, where --workspace is a switch)
 //   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below; a
 //                      command line it cannot parse is a usage error (two lines, exit 2)
 //   this.format()      'text' | 'json' (auto = text; NDJSON is only ever asked for explicitly)
-//   this.workspace()   the Workspace (--workspace, nearest .jp/, else the user default)
+//   this.workspace()   the Workspace (--workspace-dir, nearest .jp/, else the user default)
 //   this.store()       the ConversationStore of that workspace; announces the default
 //                      workspace on stderr the one time it gets created
 //   this.loadConfig({conversationId?, onLayer?})  the merged Config, including that conversation's stored layer
@@ -40,6 +41,17 @@ interface GlobalFlags {
 /** Errors of the conversation store that name their file and say what to do: never a stack. */
 const STORAGE_ERRORS = new Set(['SymlinkRefusedError', 'NotAFileError', 'CorruptFileError', 'WriteFailedError', 'ConversationNotFoundError', 'LockPathError', 'ConversationLockedError'])
 
+/** The global `-w/--workspace-dir DIR`, with `aliases` (oclif's help does not show them). */
+export function workspaceDirFlag(aliases: string[]) {
+  return Flags.string({
+    char: 'w',
+    aliases,
+    helpGroup: 'GLOBAL',
+    helpValue: 'DIR',
+    description: 'Use the workspace in DIR instead of the nearest .jp/ directory.',
+  })
+}
+
 export abstract class JpCommand extends Command {
   static baseFlags = {
     cfg: Flags.string({
@@ -57,12 +69,9 @@ export abstract class JpCommand extends Command {
       helpGroup: 'GLOBAL',
       description: 'Output format (auto = text; json = NDJSON on stdout).',
     }),
-    workspace: Flags.string({
-      char: 'w',
-      helpGroup: 'GLOBAL',
-      helpValue: 'DIR',
-      description: 'Use the workspace in DIR instead of the nearest .jp/ directory.',
-    }),
+    // One spelling in every command (`config set` has a --workspace switch of
+    // its own); the old --workspace DIR stays as a hidden alias where it does not clash.
+    'workspace-dir': workspaceDirFlag(['workspace']),
   }
 
   private globals: GlobalFlags = {}
@@ -81,9 +90,8 @@ export abstract class JpCommand extends Command {
       const input = options ?? (this.ctor as unknown as Interfaces.Input<F, B, A>)
       failUsage(usageErrorFromParse(error, this.id, {flags: {...input.baseFlags, ...input.flags}, args: input.args}))
     }
-    const flags = out.flags as GlobalFlags & {'workspace-dir'?: string; workspace?: unknown}
-    // `jp config set` has a --workspace switch of its own; its -w DIR is `workspace-dir`.
-    this.globals = {cfg: flags.cfg, format: flags.format, workspace: typeof flags.workspace === 'string' ? flags.workspace : flags['workspace-dir']}
+    const flags = out.flags as {cfg?: string[]; format?: string; 'workspace-dir'?: string}
+    this.globals = {cfg: flags.cfg, format: flags.format, workspace: flags['workspace-dir']}
     return out
   }
 
