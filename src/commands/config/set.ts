@@ -3,6 +3,8 @@ import {JpCommand, workspaceDirFlag} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
 
 export default class ConfigSet extends JpCommand {
+  // The configuration: this command checks the file it writes as loaded, and can repair a wrong value in it.
+  static override configCheck = 'none' as const
   static summary = 'Set one configuration key in your user config or the workspace config'
   static description = `Writes KEY = VALUE into a config.toml, keeping its comments, order and other values. VALUE is read as -c KEY=VALUE reads it: a key that takes a string takes the text as typed; any other key parses it as a TOML value (3, true, ["VISUAL"], {program = "code", args = ["--wait"]}). The file must load afterwards, or nothing is written.
 

@@ -4,7 +4,8 @@
 //   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace-dir DIR
 //                      (--workspace DIR: a hidden alias, except in `config set`, where --workspace is a switch)
 //   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below; a
-//                      command line it cannot parse is a usage error (two lines, exit 2)
+//                      command line it cannot parse is a usage error (two lines, exit 2);
+//                      then checks the configuration (see `configCheck`)
 //   this.format()      'text' | 'json' (auto = text; NDJSON is only ever asked for explicitly)
 //   this.workspace()   the Workspace (--workspace-dir, nearest .jp/, else the user default)
 //   this.store()       the ConversationStore of that workspace; announces the default
@@ -52,7 +53,18 @@ export function workspaceDirFlag(aliases: string[]) {
   })
 }
 
+/**
+ * When a command's configuration is checked: 'parse' — by `this.parse`,
+ * before the command does anything (an unknown key or a wrong type in any
+ * layer stops it with the one-line error, even when it uses no key);
+ * 'command' — the command loads the config itself, as early; 'none' — it
+ * never needs it (docs/configuration.md names these commands).
+ */
+export type ConfigCheck = 'parse' | 'command' | 'none'
+
 export abstract class JpCommand extends Command {
+  static configCheck: ConfigCheck = 'parse'
+
   static baseFlags = {
     cfg: Flags.string({
       char: 'c',
@@ -92,6 +104,7 @@ export abstract class JpCommand extends Command {
     }
     const flags = out.flags as {cfg?: string[]; format?: string; 'workspace-dir'?: string}
     this.globals = {cfg: flags.cfg, format: flags.format, workspace: flags['workspace-dir']}
+    if ((this.ctor as unknown as {configCheck: ConfigCheck}).configCheck === 'parse') await this.checkConfig()
     return out
   }
 
@@ -149,6 +162,17 @@ export abstract class JpCommand extends Command {
     try {
       const notice = (line: string) => this.say(line)
       return await loadWorkspaceConfig({workspace, store, ...opts, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice})
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
+  /** Loads the configuration (no conversation's layer) only to stop on a bad file; its notices are left to the commands that use it. */
+  private async checkConfig(): Promise<void> {
+    const workspace = await this.workspace()
+    const {loadWorkspaceConfig} = await import('../conversation/config.js')
+    try {
+      await loadWorkspaceConfig({workspace, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice: () => {}})
     } catch (e) {
       this.fail(e)
     }
