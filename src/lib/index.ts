@@ -20,7 +20,6 @@ export {resolveToolConfig, defaultCancellationResponse, type ResolvedToolConfig}
 export {Printer, colorEnabled, resolveFormat, type OutputFormat, type PrinterEvent, type PrinterOptions} from './printer/printer.js'
 export {createSanitizer, sanitize, type Sanitizer, type SanitizerOptions} from './printer/sanitize.js'
 export {registerRestore, restoreTerminal, pendingRestores, installTerminalRestoreHooks, type RestoreAction} from './terminal/restore.js'
-export {RESTORE_SEQUENCES} from './terminal/sequences.js'
 export {openTty, hasTty, type TtyStreams} from './terminal/tty.js'
 export {SignalRouter, currentSignalRouter, EscalationPolicy, SIGNAL_EXIT_CODES, type SignalRouterOptions, type InterruptEvent, type InterruptListener, type ShutdownReason, type ShutdownCallback, type RoutedSignal, type SignalDecision, type SignalContext} from './interrupt/signals.js'
 export {runLocalTool, resolveToolCommand, type LocalToolRequest, type LocalToolResult, type ResolvedToolCommand} from './tool/runner.js'
