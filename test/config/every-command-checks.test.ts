@@ -34,6 +34,7 @@ describe('a bad config file stops every command that loads the configuration', f
     ['conversation', 'use', 'jp-c300'],
     ['conversation', 'rm', 'jp-c300'],
     ['conversation', 'edit'],
+    ['conversation', 'code', '--list'],
     ['trust', '--list'],
     ['trust'],
     ['query', 'hello'],
