@@ -1,0 +1,118 @@
+// Pure: ranking workspace paths against what is typed after `@` (SPEC §19).
+// A path matches when the query's characters appear in it in order (case
+// ignored); matches at the start of a path segment or a word, runs of
+// consecutive characters and matches in the file's own name weigh more,
+// shorter paths win ties, and a boost (recently mentioned, modified in git)
+// lifts a path above the rest. Narrowing (the query grows by a key) filters
+// the previous matches instead of the whole list: what keeps a key under a
+// few milliseconds over 50,000 paths.
+
+export interface RankedList {
+  /** The best paths, best first. */
+  paths: string[]
+  /** How many paths matched in all. */
+  total: number
+}
+
+/** A candidate with its lower-cased path (made once per index). */
+export interface Candidate {
+  path: string
+  lower: string
+  /** Where the file's name starts (after the last `/`). */
+  base: number
+  /** Added to the score: recently mentioned, modified. */
+  boost: number
+}
+
+export function candidate(path: string, boost = 0): Candidate {
+  return {path, lower: path.toLowerCase(), base: path.lastIndexOf('/') + 1, boost}
+}
+
+const SEPARATORS = '/._- '
+
+/** Whether `c` at `i` starts a segment or a word: after a separator, or an upper-case letter after a lower-case one. */
+function wordStart(path: string, i: number): boolean {
+  if (i === 0) return true
+  const prev = path[i - 1]
+  if (SEPARATORS.includes(prev)) return true
+  const c = path[i]
+  return c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z'
+}
+
+/** The score of `c` for the lower-cased query `q`, or -1 when the query is not a subsequence of its path. */
+export function score(c: Candidate, q: string): number {
+  if (q === '') return c.boost - c.path.length * 0.01
+  const {lower, path} = c
+  // Quick reject, and the leftmost match.
+  let i = 0
+  for (let k = 0; k < q.length; k++) {
+    i = lower.indexOf(q[k], i)
+    if (i === -1) return -1
+    i++
+  }
+  // Scored from the right: the query's end is anchored as late as it goes,
+  // so `@ma` prefers `src/main.ts`'s name to a directory `ma…` earlier.
+  let s = 0
+  let last = lower.length
+  let run = 0
+  let inBase = true
+  for (let k = q.length - 1; k >= 0; k--) {
+    const at = lower.lastIndexOf(q[k], last - 1)
+    if (at === -1) return -1
+    s += 1
+    if (wordStart(path, at)) s += 8
+    if (at === last - 1) {
+      run++
+      s += 3 + run
+    } else run = 0
+    if (at < c.base) inBase = false
+    last = at
+  }
+  if (inBase) s += 10
+  if (lower.startsWith(q, c.base)) s += 15
+  if (lower === q || lower.endsWith('/' + q)) s += 20
+  return s + c.boost - path.length * 0.01
+}
+
+/** Keeps the `limit` best (score, candidate) pairs, best first. */
+class Best {
+  readonly items: Array<{s: number; c: Candidate}> = []
+  constructor(private readonly limit: number) {}
+  add(s: number, c: Candidate): void {
+    const items = this.items
+    if (items.length === this.limit && s <= items[items.length - 1].s) return
+    let i = items.length
+    while (i > 0 && items[i - 1].s < s) i--
+    items.splice(i, 0, {s, c})
+    if (items.length > this.limit) items.pop()
+  }
+}
+
+/**
+ * A matcher over one list of candidates that remembers its last query:
+ * a query that extends it is matched against the last matches only.
+ */
+export class PathMatcher {
+  private last: {q: string; matched: Candidate[]} | undefined
+
+  constructor(private readonly candidates: readonly Candidate[]) {}
+
+  get size(): number {
+    return this.candidates.length
+  }
+
+  rank(query: string, limit: number): RankedList {
+    const q = query.toLowerCase()
+    const pool = this.last && q.startsWith(this.last.q) ? this.last.matched : this.candidates
+    const matched: Candidate[] = []
+    const best = new Best(limit)
+    for (const c of pool) {
+      const s = score(c, q)
+      if (s < 0) continue
+      matched.push(c)
+      best.add(s, c)
+    }
+    this.last = {q, matched}
+    return {paths: best.items.map((x) => x.c.path), total: matched.length}
+  }
+}
