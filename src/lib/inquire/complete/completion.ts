@@ -92,12 +92,11 @@ export class MentionCompletion {
     else if (this.auto && m.path.length >= AUTO_AFTER && this.dismissed !== m.start) this.rank(m.start, m.path)
   }
 
-  /** The index arrived (or changed) while the list is open: rank again. True when the view changed. */
+  /** The index arrived (or changed) while the list is open: rank again. True when the list is open (it no longer says it is listing). */
   refresh(editor: LineEditor): boolean {
     if (!this.list) return false
-    const before = this.list.items.join('\n')
     this.follow(editor)
-    return (this.list?.items.join('\n') ?? '') !== before
+    return true
   }
 
   private rank(start: number, query: string): void {

@@ -39,7 +39,9 @@ function wordStart(path: string, i: number): boolean {
   return c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z'
 }
 
-/** The score of `c` for the lower-cased query `q`, or -1 when the query is not a subsequence of its path. */
+/** The score of `c` for the lower-cased query `q`, or NO_MATCH when the query is not a subsequence of its path. */
+export const NO_MATCH = -Infinity
+
 export function score(c: Candidate, q: string): number {
   if (q === '') return c.boost - c.path.length * 0.01
   const {lower, path} = c
@@ -47,7 +49,7 @@ export function score(c: Candidate, q: string): number {
   let i = 0
   for (let k = 0; k < q.length; k++) {
     i = lower.indexOf(q[k], i)
-    if (i === -1) return -1
+    if (i === -1) return NO_MATCH
     i++
   }
   // Scored from the right: the query's end is anchored as late as it goes,
@@ -58,7 +60,7 @@ export function score(c: Candidate, q: string): number {
   let inBase = true
   for (let k = q.length - 1; k >= 0; k--) {
     const at = lower.lastIndexOf(q[k], last - 1)
-    if (at === -1) return -1
+    if (at === -1) return NO_MATCH
     s += 1
     if (wordStart(path, at)) s += 8
     if (at === last - 1) {
@@ -108,7 +110,7 @@ export class PathMatcher {
     const best = new Best(limit)
     for (const c of pool) {
       const s = score(c, q)
-      if (s < 0) continue
+      if (s === NO_MATCH) continue
       matched.push(c)
       best.add(s, c)
     }
