@@ -94,10 +94,13 @@ async function walk(root: string): Promise<string[]> {
 
 /** The workspace's files, relative to `root`, as git or the walk sees them. */
 export async function listWorkspaceFiles(root: string): Promise<{files: string[]; modified: string[]}> {
-  const listed = await git(root, ['ls-files', '--cached', '--others', '--exclude-standard', '-z'])
+  // Both at once: each walks the tree, and two cores share the wait.
+  const [listed, status] = await Promise.all([
+    git(root, ['ls-files', '--cached', '--others', '--exclude-standard', '-z']),
+    git(root, ['status', '--porcelain', '-z', '--untracked-files=no']),
+  ])
   if (listed === undefined) return {files: await walk(root), modified: []}
   const files = await withoutDotIgnored(root, [...new Set(listed.split('\0').filter((f) => f !== ''))])
-  const status = await git(root, ['status', '--porcelain', '-z', '--untracked-files=no'])
   const modified = (status ?? '')
     .split('\0')
     .filter((l) => l.length > 3 && l[2] === ' ')
