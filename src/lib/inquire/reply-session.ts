@@ -61,7 +61,10 @@ export class ReplySession {
   }
 
   view(): SessionView {
-    if (!this.search) return {text: this.editor.text, cursor: this.editor.cursor, completion: this.completion?.view()}
+    if (!this.search) {
+      const completion = this.completion?.view()
+      return completion ? {text: this.editor.text, cursor: this.editor.cursor, completion} : {text: this.editor.text, cursor: this.editor.cursor}
+    }
     const s = this.search.state
     return {text: s.line, cursor: s.point, searchPrompt: s.prompt}
   }
