@@ -201,6 +201,14 @@ describe('e2e: @ mentions and their completion', function () {
     await t.waitFor(() => listRows(t)[1] === `› ${second}`, 'the second row chosen')
   })
 
+  it('file names in the list are sanitized (a control character is shown, not sent to the terminal)', async () => {
+    writeFileSync(join(sb.cwd, 'evil\x1b[31mred.txt'), 'x\n')
+    const t = await start()
+    t.type('@evil')
+    t.send(keys.tab)
+    await t.waitForText('› evil\\u001b[31mred.txt')
+  })
+
   it('"auto" opens the list after two typed characters of a mention', async () => {
     const t = await start('[editor.inline]\ncomplete_mentions = "auto"\n')
     t.type('@r')
@@ -211,7 +219,7 @@ describe('e2e: @ mentions and their completion', function () {
   })
 })
 
-describe('e2e: @ mentions at Reply:', function () {
+describe('e2e: @ mentions at Reply: and Queue:', function () {
   this.timeout(60_000)
   let server: SlowServer | undefined
   let run: JpRun | undefined
@@ -248,5 +256,28 @@ describe('e2e: @ mentions at Reply:', function () {
     const messages = server.requests[1].json().messages as Array<{role: string; content: string}>
     // The reply is sent as typed (the space the completion put after the path included).
     expect(messages.at(-1)).to.deep.equal({role: 'user', content: 'look at @src/main.ts \n\nAttached file src/main.ts:\n```\nexport const main = 1\n```'})
+  })
+
+  it('a queued reply carries its mentioned file; a missing one keeps Queue: open with one line', async () => {
+    server = await startSlowServer([
+      {text: Array.from({length: 40}, (_, i) => `w${i} `), intervalMs: 60},
+      {text: ['ok.'], intervalMs: 5},
+    ])
+    run = new JpRun({baseUrl: server.baseUrl, toml: '[interrupt]\nqueue_countdown_secs = 0.3\n'})
+    writeTree(run.sb.cwd)
+    await run.start()
+    const t = run.term
+    await t.waitForText('w3 ')
+    t.type('then @nope.md')
+    await t.waitForText('Queue: then @nope.md')
+    t.send(keys.enter)
+    await t.waitForText('⚠ @nope.md: no such file')
+    t.send(keys.ctrlW)
+    t.type('@docs/readme.md')
+    t.send(keys.enter)
+    const res = await run.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    const messages = server.requests[1].json().messages as Array<{role: string; content: string}>
+    expect(messages.at(-1)).to.deep.equal({role: 'user', content: 'then @docs/readme.md\n\nAttached file docs/readme.md:\n```\n# read me\n```'})
   })
 })
