@@ -101,9 +101,11 @@ export function findMentions(text: string): Mention[] {
  * undefined. `path` is what is typed of it so far, up to the cursor.
  */
 export function mentionAtCursor(text: string, cursor: number): Mention | undefined {
-  const lineStart = text.lastIndexOf('\n', cursor - 1) + 1
-  const at = text.lastIndexOf('@', cursor - 1)
-  if (at < lineStart) return undefined
+  // Only the cursor's line is looked at (a key in a large buffer stays cheap).
+  const lineStart = cursor === 0 ? 0 : text.lastIndexOf('\n', cursor - 1) + 1
+  const inLine = text.slice(lineStart, cursor).lastIndexOf('@')
+  if (inLine === -1) return undefined
+  const at = lineStart + inLine
   if (inCode(codeRanges(text), at)) return undefined
   const m = mentionAt(text, at, true)
   if (!m || cursor > m.end + (m.quoted ? 1 : 0)) return undefined

@@ -82,6 +82,8 @@ export class MentionCompletion {
 
   /** After a key edited the buffer or moved the cursor: narrow, close, or (auto) open the list. */
   follow(editor: LineEditor): void {
+    // Nothing to narrow and nothing to open by itself: no look at the buffer.
+    if (!this.list && !this.auto) return
     const m = mentionAtCursor(editor.text, editor.cursor)
     if (!m) {
       this.list = undefined
