@@ -34,6 +34,13 @@ describe('PathMatcher', () => {
     expect(m.rank('d', 5).total).to.equal(100)
   })
 
+  it('a path lifted (just taken) ranks first from then on', () => {
+    const m = new PathMatcher(['main.ts', 'deep/dir/main.ts'].map((p) => candidate(p)))
+    expect(m.rank('main', 8).paths[0]).to.equal('main.ts')
+    m.lift('deep/dir/main.ts', 40)
+    expect(m.rank('main', 8).paths[0]).to.equal('deep/dir/main.ts')
+  })
+
   it('an empty query lists every path (shortest first)', () => {
     expect(rank(['a/long/path.ts', 'b.ts'], '')).to.deep.equal(['b.ts', 'a/long/path.ts'])
   })

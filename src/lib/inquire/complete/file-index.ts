@@ -154,9 +154,10 @@ export class FileIndex {
     return files.map((f) => candidate(f, (recent.has(f) ? RECENT_BOOST : 0) + (changed.has(f) ? MODIFIED_BOOST : 0)))
   }
 
-  /** A path was mentioned: it ranks first from the next listing on (and now, if listed). */
+  /** A path was taken into a buffer: it ranks first, now and in the next listings of this process. */
   remember(path: string): void {
     this.slot.recent = [path, ...this.slot.recent.filter((p) => p !== path)].slice(0, 50)
+    this.slot.matcher?.lift(path, RECENT_BOOST)
   }
 
   rank(query: string, limit: number): RankedList {

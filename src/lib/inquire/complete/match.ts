@@ -20,7 +20,7 @@ export interface Candidate {
   lower: string
   /** Where the file's name starts (after the last `/`). */
   base: number
-  /** Added to the score: recently mentioned, modified. */
+  /** Added to the score: recently mentioned, modified (raised in place when a path is taken). */
   boost: number
 }
 
@@ -102,6 +102,12 @@ export class PathMatcher {
 
   get size(): number {
     return this.candidates.length
+  }
+
+  /** Raises a path's boost to at least `to` (a path just taken ranks first from now on). */
+  lift(path: string, to: number): void {
+    const c = this.candidates.find((x) => x.path === path)
+    if (c && c.boost < to) c.boost = to
   }
 
   rank(query: string, limit: number): RankedList {
