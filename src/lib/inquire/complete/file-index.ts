@@ -11,6 +11,7 @@ import {spawn} from 'node:child_process'
 import {readdirSync, statSync} from 'node:fs'
 import {readdir, readFile} from 'node:fs/promises'
 import {dirname, join, posix} from 'node:path'
+import {performance} from 'node:perf_hooks'
 import {candidate, PathMatcher, type Candidate, type RankedList} from './match.js'
 
 /** The walk's bound (outside git): a home directory must not be read whole. */
@@ -111,8 +112,13 @@ export async function listWorkspaceFiles(root: string): Promise<{files: string[]
 interface Slot {
   matcher: PathMatcher | undefined
   listing: Promise<void> | undefined
+  /** When the last listing ended (performance.now()). */
+  listedAt: number
   recent: string[]
 }
+
+/** Prompts opened in quick succession (a menu, then a reply) share one listing. */
+export const RELIST_AFTER_MS = 2000
 
 const SLOTS = Symbol.for('jp.mentionIndexes')
 const slots = ((globalThis as Record<symbol, unknown>)[SLOTS] ??= new Map<string, Slot>()) as Map<string, Slot>
@@ -127,7 +133,7 @@ export class FileIndex {
 
   constructor(readonly root: string) {
     let slot = slots.get(root)
-    if (!slot) slots.set(root, (slot = {matcher: undefined, listing: undefined, recent: []}))
+    if (!slot) slots.set(root, (slot = {matcher: undefined, listing: undefined, listedAt: -Infinity, recent: []}))
     this.slot = slot
   }
 
@@ -135,11 +141,13 @@ export class FileIndex {
     return this.slot.matcher !== undefined
   }
 
-  /** Lists the files again unless a listing is under way; resolves when the list is there. */
+  /** Lists the files again unless a listing is under way or has just ended; resolves when the list is there. */
   refresh(): Promise<void> {
+    if (this.slot.matcher && performance.now() - this.slot.listedAt < RELIST_AFTER_MS) return Promise.resolve()
     this.slot.listing ??= listWorkspaceFiles(this.root)
       .then(({files, modified}) => {
         this.slot.matcher = new PathMatcher(this.candidates(files, modified))
+        this.slot.listedAt = performance.now()
       })
       .catch(() => {
         this.slot.matcher ??= new PathMatcher([])
