@@ -22,10 +22,27 @@ export interface Candidate {
   base: number
   /** Added to the score: recently mentioned, modified (raised in place when a path is taken). */
   boost: number
+  /** Which of a–z, 0–9 and a few others the path holds (`charMask`): a quick reject before the walk. */
+  mask: number
+}
+
+/** One bit per letter, digit group and common punctuation: a query's bits must all be in a path's. */
+export function charMask(lower: string): number {
+  let m = 0
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i)
+    if (c >= 97 && c <= 122) m |= 1 << (c - 97)
+    else if (c >= 48 && c <= 57) m |= 1 << 26
+    else if (c === 46) m |= 1 << 27
+    else if (c === 47) m |= 1 << 28
+    else if (c === 95 || c === 45) m |= 1 << 29
+  }
+  return m
 }
 
 export function candidate(path: string, boost = 0): Candidate {
-  return {path, lower: path.toLowerCase(), base: path.lastIndexOf('/') + 1, boost}
+  const lower = path.toLowerCase()
+  return {path, lower, base: path.lastIndexOf('/') + 1, boost, mask: charMask(lower)}
 }
 
 const SEPARATORS = '/._- '
@@ -42,7 +59,7 @@ function wordStart(path: string, i: number): boolean {
 /** The score of `c` for the lower-cased query `q`, or NO_MATCH when the query is not a subsequence of its path. */
 export const NO_MATCH = -Infinity
 
-export function score(c: Candidate, q: string): number {
+export function score(c: Candidate, q: string, tail = '/' + q): number {
   if (q === '') return c.boost - c.path.length * 0.01
   const {lower, path} = c
   // Quick reject, and the leftmost match.
@@ -72,7 +89,7 @@ export function score(c: Candidate, q: string): number {
   }
   if (inBase) s += 10
   if (lower.startsWith(q, c.base)) s += 15
-  if (lower === q || lower.endsWith('/' + q)) s += 20
+  if (lower === q || lower.endsWith(tail)) s += 20
   return s + c.boost - path.length * 0.01
 }
 
@@ -124,8 +141,11 @@ export class PathMatcher {
     }
     const matched: Candidate[] = []
     const best = new Best(limit)
+    const mask = charMask(q)
+    const tail = '/' + q
     for (const c of pool) {
-      const s = score(c, q)
+      if ((c.mask & mask) !== mask) continue
+      const s = score(c, q, tail)
       if (s === NO_MATCH) continue
       matched.push(c)
       best.add(s, c)
@@ -137,7 +157,8 @@ export class PathMatcher {
   /** The best of matches already known (scores again: they are few once narrowed). */
   private best(matched: readonly Candidate[], q: string, limit: number): RankedList {
     const best = new Best(limit)
-    for (const c of matched) best.add(score(c, q), c)
+    const tail = '/' + q
+    for (const c of matched) best.add(score(c, q, tail), c)
     return {paths: best.items.map((x) => x.c.path), total: matched.length}
   }
 
