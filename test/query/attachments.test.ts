@@ -27,8 +27,8 @@ describe('attachments and mentions', () => {
       this.skip() // mkfifo (coreutils) missing
     }
     const err = await readAttachments(['pipe'], {cwd: root, maxBytes: 1000}).catch((e: Error) => e)
-    expect((err as Error).message).to.equal('-a pipe: is not a regular file')
-    expect(await mentionAttachments('see @pipe', opts())).to.deep.equal({problem: '@pipe: is not a regular file'})
+    expect((err as Error).message).to.equal('-a pipe: is a FIFO (named pipe), not a regular file; only regular files can be attached')
+    expect(await mentionAttachments('see @pipe', opts())).to.deep.equal({problem: '@pipe: is a FIFO (named pipe), not a regular file; only regular files can be attached'})
   })
 
   it('attaches mentioned files as typed: relative to the cwd, else the workspace root, quoted, ~/', async () => {

@@ -1,12 +1,18 @@
 // `jp query -a PATH` (repeatable) and `@PATH` mentions (SPEC §19): text files
 // sent with a message. Each is read and checked before anything is sent — a
-// missing file, a directory, something not a regular file (a FIFO or a device
-// is refused from its stat, before any open could block), a binary file (a
-// NUL byte in its first 8 KiB, as git and grep decide) or one larger than
-// `query.attach_max_bytes` is one line naming it — then stored as an
-// `attachment` event after the message and sent with it, fenced and labelled
-// with its path (turn/messages.ts). Both go through `readTextFile`.
-import {constants} from 'node:fs'
+// missing file, a directory, a binary file (a NUL byte in its first 8 KiB, as
+// git and grep decide) or one larger than `query.attach_max_bytes` is one
+// line naming it — then stored as an `attachment` event after the message
+// and sent with it, fenced and labelled with its path (turn/messages.ts).
+// Both go through `readTextFile`.
+//
+// Only regular files are read (issue 42): a FIFO, socket or device is refused
+// from its stat before any open; the open never blocks either (O_NONBLOCK: a
+// FIFO without a writer would hold open() in a libuv thread, deaf to
+// SIGTERM), and what it opened is checked again before a byte is read — a
+// path swapped in between, `/dev/zero` (never ends), or a `/proc` or `/sys`
+// pseudo-file, which reports a size of 0 yet has content.
+import {constants, type Stats} from 'node:fs'
 import {open, readdir, realpath, stat} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {isAbsolute, join, resolve, sep} from 'node:path'
@@ -47,7 +53,8 @@ export type ReadProblem = {problem: string}
 export async function readTextFile(absolute: string, maxBytes: number): Promise<string | ReadProblem> {
   const fail = (problem: string): ReadProblem => ({problem})
   const tooLarge = (bytes: number) => fail(`${bytes} bytes, more than query.attach_max_bytes (${maxBytes})`)
-  const notRegular = (s: {isDirectory(): boolean; isFile(): boolean}) => (s.isDirectory() ? fail('directory') : s.isFile() ? undefined : fail('is not a regular file'))
+  const notRegular = (s: Stats) =>
+    s.isDirectory() ? fail('directory') : s.isFile() ? undefined : fail(`is ${specialKind(s)}, not a regular file; only regular files can be attached`)
   let handle
   try {
     const before = notRegular(await stat(absolute))
@@ -62,6 +69,11 @@ export async function readTextFile(absolute: string, maxBytes: number): Promise<
     const after = notRegular(s)
     if (after) return after
     if (s.size > maxBytes) return tooLarge(s.size)
+    if (s.size === 0) {
+      const probe = await handle.read(Buffer.alloc(1), 0, 1, 0)
+      if (probe.bytesRead > 0) return fail('is a special file of unknown size (a /proc or /sys file); only regular files can be attached')
+      return ''
+    }
     const bytes = await handle.readFile()
     if (bytes.length > maxBytes) return tooLarge(bytes.length)
     if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return fail('is a binary file (a NUL byte in its first 8 KiB); only text can be attached')
@@ -69,6 +81,13 @@ export async function readTextFile(absolute: string, maxBytes: number): Promise<
   } finally {
     await handle.close()
   }
+}
+
+function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)'
+  if (stat.isSocket()) return 'a socket'
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
+  return 'a special file'
 }
 
 export interface MentionOptions {
