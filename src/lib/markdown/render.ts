@@ -23,6 +23,7 @@ import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, 
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
 import {isPlainAscii, quickInline, quickTable} from './quick-inline.js'
+import {showFormatChars} from './format-chars.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -125,7 +126,7 @@ export class MarkdownRenderer {
   take(): string {
     const s = this.out
     this.out = ''
-    return s
+    return showFormatChars(s)
   }
 
   /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */

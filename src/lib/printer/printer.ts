@@ -397,7 +397,7 @@ export class Printer {
     if (this.format === 'json') return this.event({type: 'text', text: chunk})
     if (this.sanitizeOut) {
       // Rendered markdown carries its own styling: the model's SGR is dropped with every other sequence.
-      this.assistantSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.assistant})
+      this.assistantSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.assistant, showFormat: !this.markdown.assistant})
       chunk = this.assistantSanitizer.push(chunk)
     }
     if (this.markdown.assistant) {
@@ -436,7 +436,7 @@ export class Printer {
     if (this.format === 'json') return this.event({type: 'reasoning', text: chunk})
     this.inReasoning = true
     if (this.sanitizeErr) {
-      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.reasoning})
+      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.reasoning, showFormat: !this.markdown.reasoning})
       chunk = this.reasoningSanitizer.push(chunk)
     }
     if (this.markdown.reasoning) {

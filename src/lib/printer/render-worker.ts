@@ -20,6 +20,7 @@ import {fileURLToPath} from 'node:url'
 import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
 
 import type {MarkdownStream} from './markdown.js'
+import {showFormatChars} from '../text/format-chars.js'
 import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
 import type {RenderReply, RenderRequest} from '../markdown/worker.js'
 
@@ -303,6 +304,6 @@ export class HandOffStream implements MarkdownStream {
     const text = this.unanswered.join('') + this.input
     this.unanswered = []
     this.input = ''
-    return text
+    return showFormatChars(text, true)
   }
 }
