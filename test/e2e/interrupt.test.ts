@@ -76,6 +76,35 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
+  // What is stored is what was shown (issue 34): the word the renderer held back when Ctrl+C cut the answer
+  // is shown before the menu, so the stored partial answer is all on screen and the next answer starts on its own line.
+  for (let size = 1; size <= 16; size++) {
+    it(`r after a cut mid-line (chunks of ${size}): the held-back word is shown before the menu, never glued to the next answer`, async () => {
+      const cut = 'Intro line.\n\nHello alpha beta'
+      const pieces: string[] = []
+      for (let i = 0; i < cut.length; i += size) pieces.push(cut.slice(i, i + size))
+      // Every piece at once, then a pause the test never waits out: the answer stops after `beta`.
+      const r = await start([{text: [...pieces, ' never shown'], intervalMs: 30_000, burst: pieces.length}, {text: ['REPLY-ANSWER here.'], intervalMs: 1}])
+      await r.term.waitForText('Intro line.')
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(MENU)
+      const beforeMenu = r.term.screenText().split(MENU)[0]
+      r.term.send('r')
+      await r.term.waitForText('Reply:')
+      r.term.type('short please')
+      r.term.send(keys.enter)
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(0)
+      const stored = messageEvents(await r.events())
+      expect(stored).to.deep.equal([cut, 'REPLY-ANSWER here.'])
+      // All the stored partial answer was on screen before the menu opened.
+      expect(beforeMenu.replace(/\s+/g, ' '), beforeMenu).to.include('Hello alpha beta')
+      const lines = r.term.screenText().split('\n').map((l) => l.trimEnd())
+      expect(lines.some((l) => l.startsWith('REPLY-ANSWER here.')), r.term.screenText()).to.equal(true)
+      expect(r.term.screenText()).not.to.match(/betaREPLY|beta\s*REPLY/)
+    })
+  }
+
   it('the menu starts on its own line when the answer stopped mid-line', async () => {
     const r = await start([SLOW])
     await interrupt(r)

@@ -65,7 +65,7 @@ const INLINE_SYNTAX = /[\\`*_~[\]<&:!]/
 const MAX_WIDTH = 1000
 
 export class MarkdownRenderer {
-  private readonly splitter = new BlockSplitter()
+  private splitter = new BlockSplitter()
   private readonly base: Style
   private out = ''
   /** Something was written: the next top-level block starts after a blank line. */
@@ -127,6 +127,21 @@ export class MarkdownRenderer {
     const s = this.out
     this.out = ''
     return showFormatChars(s)
+  }
+
+  /**
+   * An interrupt cut the answer here (a menu opens): everything held back
+   * (a partial word, a line not yet known to be a paragraph) is rendered as
+   * if the text ended, so the screen shows all the text the store keeps;
+   * text after it, if the answer goes on, starts a new block. Not while
+   * waiting for the highlighter (the held events come first).
+   */
+  cut(): string {
+    if (this.loading) return ''
+    this.run(this.splitter.end())
+    this.splitter = new BlockSplitter()
+    this.list = undefined
+    return this.take()
   }
 
   /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */

@@ -16,6 +16,7 @@ export type RenderRequest =
   | {type: 'start'; answer: number; options: Omit<RendererOptions, 'columns'>; columns: number}
   | {type: 'push'; text: string; columns: number}
   | {type: 'broken'}
+  | {type: 'cut'}
   /** Replies `{done: id}` once everything before it is rendered and sent. */
   | {type: 'sync'; id: number}
   | {type: 'end'; id: number}
@@ -83,6 +84,9 @@ export function serve(port: MessagePort, words: Int32Array): void {
       case 'broken':
         renderer?.lineBroken()
         out += renderer?.take() ?? ''
+        return
+      case 'cut':
+        out += renderer?.cut() ?? ''
         return
       case 'sync':
       case 'end':

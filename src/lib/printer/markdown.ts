@@ -17,6 +17,8 @@ export interface MarkdownStream {
   /** Set while the renderer waits for its highlighter; resolves when `take()` has the rest. */
   readonly waiting: Promise<void> | undefined
   lineBroken(): void
+  /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
+  cut?(): string
   /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
   /** The answer will not go on (the printer closed). */

@@ -502,6 +502,20 @@ export class Printer {
     this.assistantMd?.lineBroken()
   }
 
+  /**
+   * An interrupt cut the answer (its menu is about to open): what the
+   * renderer held back (a partial word, a line it had not placed) is shown
+   * now, so the screen holds all the text the partial answer stores, and
+   * the menu and whatever follows start on their own line.
+   */
+  cutAssistant(): void {
+    if (this.inOrder(() => this.cutAssistant())) return
+    const md = this.assistantMd
+    if (!md?.cut) return
+    this.out.write(md.cut())
+    this.syncAssistant()
+  }
+
   /** A notice for the user (stderr in both formats). */
   notice(line: string): void {
     this.chrome(line)

@@ -245,6 +245,14 @@ export class HandOffStream implements MarkdownStream {
     return this.remote ? undefined : this.local.waiting
   }
 
+  cut(): string {
+    if (!this.remote) return this.local.cut()
+    this.flushInput()
+    this.worker!.post({type: 'cut'})
+    this.settled = false
+    return ''
+  }
+
   lineBroken(): void {
     if (!this.remote) return this.local.lineBroken()
     this.flushInput()

@@ -395,6 +395,8 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   state.held = []
   const handler = deps.interactive.interrupts
   const menu = (async () => {
+    // What the renderer held back is shown before the menu: the stored partial answer is what was on screen.
+    printer.cutAssistant()
     await printer.flush()
     if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
       printer.ttyLine('')
