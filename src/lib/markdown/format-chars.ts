@@ -10,10 +10,11 @@
 // same regex for the printer's plain path.
 
 /** One format character or separator (a `u` regex: astral Cf such as the tags U+E0001–E007F too). */
-export const FORMAT_CHARS = /[\p{Cf}\u2028\u2029]/u
+// Not the joiner inside an emoji sequence (👨‍👩‍👧) nor the tags of a flag (🏴 + tags): they draw one picture.
+export const FORMAT_CHARS = /(?!(?<=\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))(?!(?<=\u{1F3F4}[\u{E0020}-\u{E007F}]*)[\u{E0020}-\u{E007F}])[\p{Cf}\u2028\u2029]/u
 // Our own SGR (style.ts paints `CSI params m text CSI 0 m`), or a format character.
 // eslint-disable-next-line no-control-regex
-const SGR_OR_FORMAT = /\u001b\[([0-9;]*)m|[\p{Cf}\u2028\u2029]/gu
+const SGR_OR_FORMAT = new RegExp(`\u001b\\[([0-9;]*)m|${FORMAT_CHARS.source}`, 'gu')
 
 /** `⟨U+202E⟩` for U+202E. */
 export function placeholder(c: string): string {

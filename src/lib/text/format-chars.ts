@@ -11,7 +11,8 @@
 // markdown/ imports nothing from src/lib).
 
 /** One format character or separator (global, unicode: astral Cf such as the tags U+E0001–E007F too). */
-export const FORMAT_CHARS = /[\p{Cf}\u2028\u2029]/gu
+// Not the joiner inside an emoji sequence (👨‍👩‍👧) nor the tags of a flag (🏴 + tags): they draw one picture.
+export const FORMAT_CHARS = /(?!(?<=\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))(?!(?<=\u{1F3F4}[\u{E0020}-\u{E007F}]*)[\u{E0020}-\u{E007F}])[\p{Cf}\u2028\u2029]/gu
 
 /** Whether `text` holds one. */
 export function hasFormatChars(text: string): boolean {
