@@ -375,6 +375,36 @@ describe('e2e: model output with control sequences', function () {
     expect(events.find((e) => e.type === 'chat_response')?.message).to.equal(NASTY.join(''))
   })
 
+  // Invisible and direction-changing characters (SPEC §19): a dim ⟨U+XXXX⟩ on the terminal, rendered or not,
+  // in the answer and the thinking; the stored events and a pipe keep the bytes.
+  const INVISIBLE = ['access ', 'user\u202e', ' \u2066// admin\u2069', ' zero\u200bwidth', ' bom\ufeff', ' &#x202e;ent', ' line\u2028sep', ' end']
+  const FORMAT = /[\p{Cf}\u2028\u2029]/u
+  for (const markdown of [true, false]) {
+    it(`on a terminal (style.markdown ${markdown}): format characters in the answer and the thinking are dim placeholders; events.json keeps them`, async () => {
+      server = await startSlowServer([{reasoning: ['think\u202e', 'ing\u200b '], text: INVISIBLE, intervalMs: 5}])
+      run = new JpRun({baseUrl: server.baseUrl, toml: `[style]\nmarkdown = ${markdown}\n`})
+      const r = await run.start()
+      const res = await r.finish()
+      expect(res.code).to.equal(0)
+      const raw = r.term.output()
+      expect(FORMAT.test(raw), JSON.stringify(raw)).to.equal(false)
+      for (const name of ['U+202E', 'U+2066', 'U+2069', 'U+200B', 'U+FEFF', 'U+2028']) expect(raw, name).to.include(`\x1b[2m⟨${name}⟩\x1b[22m`)
+      // The entity is decoded (into a placeholder) only where markdown is rendered.
+      expect(raw.includes('&#x202e;ent')).to.equal(!markdown)
+      const events = (await r.events()) as Array<{type: string; message?: string; reasoning?: string}>
+      expect(events.find((e) => e.type === 'chat_response' && e.message !== undefined)?.message).to.equal(INVISIBLE.join(''))
+    })
+  }
+
+  it('| cat into a file: format characters reach stdout as they came', async () => {
+    server = await startSlowServer([{text: INVISIBLE, intervalMs: 5}])
+    run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
+    const r = await run.start()
+    const res = await r.finish()
+    expect(res.code).to.equal(0)
+    expect(res.stdout.replace(/\n$/, '')).to.equal(INVISIBLE.join(''))
+  })
+
   it('| cat into a file: stdout gets the raw bytes (only output shown on a terminal is sanitized)', async () => {
     server = await startSlowServer(script)
     run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
