@@ -382,7 +382,11 @@ export class MarkdownRenderer {
 
   /** The pieces of `text`, the block's newest line (already in `f.lines`). */
   private codePieces(f: Code, text: string): Piece[] {
-    if (f.language && this.highlighter) {
+    if (f.language && this.highlighter && text.length > HIGHLIGHT_LINE_MAX) {
+      // Too long to highlight in time (some grammars take time growing with the square of a line): plain, and the next line starts afresh.
+      f.from = f.lines.length
+    } else if (f.language && this.highlighter) {
+      f.from = withinHighlightBudget(f.lines, f.from)
       const lines = f.from === f.lines.length - 1 ? [expandTabs(text)] : f.lines.slice(f.from).map(expandTabs)
       const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
       if (ground) f.from = f.lines.length
@@ -411,15 +415,21 @@ export class MarkdownRenderer {
           out += '\n' + paintPieces(prefix, this.opts.color)
           col = 0
         }
-        const head = hardSplit(text, room, room - col)[0]
-        const hw = cells(head)
+        // Split once: a piece after the first starts its own line (the grapheme that ended the one before did not fit
+        // on it). Splitting the rest again for every line took time growing with the square of a long line.
+        const pieces = hardSplit(text, room, room - col)
+        const hw = cells(pieces[0])
         if (hw > room - col && col > 0) {
           col = room
           continue
         }
-        out += paint(head, p.style, this.opts.color)
+        out += paint(pieces[0], p.style, this.opts.color)
         col += hw
-        text = text.slice(head.length)
+        for (let k = 1; k < pieces.length; k++) {
+          out += '\n' + paintPieces(prefix, this.opts.color) + paint(pieces[k], p.style, this.opts.color)
+          col = cells(pieces[k])
+        }
+        text = ''
       }
     }
     return out + '\n'
@@ -506,6 +516,8 @@ export class MarkdownRenderer {
 
   /** The inline tokens markdown-it gives `src` as a paragraph's, heading's or item's content (src trimmed, one line). */
   private inlineTokens(src: string): readonly Token[] {
+    // Past the layout budget (a delimiter run no answer needs: 50,000 nested emphases), the text as it is.
+    if (DELIMITER_RUN.test(src)) return [plainToken(src)]
     return (this.opts.quick !== false ? quickInline(src, this.opts.md) : undefined) ?? this.opts.md.parseInline(src, {})[0]?.children ?? []
   }
 
@@ -709,6 +721,39 @@ export class MarkdownRenderer {
     for (const text of lines) result.push({text, width: visibleWidth(text)})
     return result
   }
+}
+
+/**
+ * The highlighting budget (SPEC §19: a block whose highlighting would be too
+ * slow is shown plain, never late). Decided by the text alone — a line's
+ * length, the length of the context highlighted with it — never by a clock,
+ * so the bytes are the same under any chunking (docs/decisions.md). A line
+ * longer than this is shown plain: highlight.js takes time growing with the
+ * square of such a line in some grammars (Perl's `s/` over 200,000 `a`s took
+ * minutes; 1,000 characters take milliseconds).
+ */
+export const HIGHLIGHT_LINE_MAX = 1000
+/** The lines a line is highlighted after (its context, at most highlight.ts CONTEXT_LINES) hold at most this many characters. */
+export const HIGHLIGHT_CONTEXT_MAX = 4000
+
+/** Where a line's context starts so that it and the line hold at most HIGHLIGHT_CONTEXT_MAX characters. */
+function withinHighlightBudget(lines: readonly string[], from: number): number {
+  let start = lines.length - 1
+  let size = lines[start].length
+  while (start > from && size + lines[start - 1].length <= HIGHLIGHT_CONTEXT_MAX) size += lines[--start].length
+  return start
+}
+
+/**
+ * The layout budget of inline text, decided by the text (as the highlighting
+ * budget is): a run of more emphasis or strike delimiters than this is not
+ * emphasis anyone writes, and markdown-it takes a second over 100 kB of it.
+ */
+const DELIMITER_RUN = /[*_~]{65}/
+
+/** A text token of `content` (what inline() reads of one). */
+function plainToken(content: string): Token {
+  return {type: 'text', content, children: null} as unknown as Token
 }
 
 /** A code block's highlighting state: its recent lines, and where the next line's context starts. */
