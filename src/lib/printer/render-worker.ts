@@ -31,8 +31,14 @@ const FAILED = 2
 
 /** The main renderer hands off only after this much of the answer: short answers never pay the round trips. */
 export const HAND_OFF_AFTER = 16 * 1024
-/** A worker that replies to nothing for this long while the printer waits for it is taken for dead (it replies every 16 kB of output). */
-const STALLED_MS = 5000
+/**
+ * A worker that shows no sign of life for this long while the printer waits
+ * for it is taken for dead, and what it was given is shown as it came: the
+ * main thread blocks no longer than this, so signals and keys are answered
+ * (SPEC §19). It bumps the reply count after every 1 kB it renders and every
+ * 20 ms its event loop runs (markdown/worker.ts).
+ */
+const STALLED_MS = 100
 /** Input is sent once per event-loop turn, or at once past this much. */
 const SEND_AT = 64 * 1024
 
