@@ -70,7 +70,7 @@ describe('markdown: no control sequence from model text', () => {
           expect(FORMAT.test(out), JSON.stringify([ctx(ch), out])).to.equal(false)
           expect(CONTROL.test(leftover(out)), JSON.stringify([ctx(ch), out])).to.equal(false)
           // Entities in code, an image's alt text and an autolink are shown as written; everywhere else they are decoded, and the character is shown.
-          if (!ch.startsWith('&') || !/`|!\[|<https/.test(ctx(''))) expect(out, JSON.stringify([ctx(ch), out])).to.include(`\u001b[2m⟨${name}⟩\u001b[22m`)
+          if (!ch.startsWith('&') || !/`|!\[|<https/.test(ctx(''))) expect(out, JSON.stringify([ctx(ch), out])).to.include(`\u001b[2m⟨${name}⟩\u001b[0m`)
         }
       }
     })

@@ -22,8 +22,9 @@ export function placeholder(c: string): string {
 }
 
 /**
- * Rendered output with each format character as its dim placeholder. SGR 22
- * ends dim (and bold): the style painted around it is set again after it.
+ * Rendered output with each format character as its dim placeholder, ended
+ * by a full reset as everything the renderer paints is (no style runs on
+ * past a line's end); the style painted around it is set again after it.
  * A painted word is never split between two outputs, so each output starts
  * unstyled and the result is the same whatever the chunking.
  */
@@ -35,6 +36,6 @@ export function showFormatChars(out: string): string {
       active = params === '' || params === '0' ? '' : params
       return m
     }
-    return `\u001b[2m${placeholder(m)}\u001b[22m${active === '' ? '' : `\u001b[${active}m`}`
+    return `\u001b[2m${placeholder(m)}\u001b[0m${active === '' ? '' : `\u001b[${active}m`}`
   })
 }
