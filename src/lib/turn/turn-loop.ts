@@ -428,6 +428,10 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     state.held = undefined
   }
 
+  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
+  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
+  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
+  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (error !== undefined && state.decision === undefined) {
