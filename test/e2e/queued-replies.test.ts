@@ -10,6 +10,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {makeSandbox, ROOT, runJp} from '../helpers/cli.js'
+import {requireProgram} from '../helpers/programs.js'
 import {keys, type PtySession} from '../helpers/pty.js'
 import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
@@ -605,7 +606,8 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       expect([after.ino, after.mtimeMs]).to.deep.equal([before.ino, before.mtimeMs])
     })
 
-    it('jp q --format json … | jq: jq survives, stdout carries only events, a queued_reply event when it is sent', async () => {
+    it('jp q --format json … | jq: jq survives, stdout carries only events, a queued_reply event when it is sent', async function () {
+      requireProgram(this, 'jq', 'jq')
       const first: SlowResponse = {text: words(20), intervalMs: 40}
       const r = await start([first, SHORT], {toml: FAST_COUNTDOWN, redirect: 'pipe', consumer: 'jq -c .', args: ['--format', 'json']})
       await r.term.waitFor(() => server!.requests.length === 1, 'the request')
