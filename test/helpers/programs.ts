@@ -35,7 +35,8 @@ export function requireProgram(ctx: Context, program: string, debianPackage: str
   const found = findProgram(program)
   if (found !== undefined) return found
   // In a hook: its suite (all of which is skipped); in a test: the test.
-  const where = (ctx.test?.type === 'hook' ? ctx.test.parent?.fullTitle() : ctx.test?.fullTitle()) ?? ''
+  const runnable = ctx.test as (Mocha.Runnable & {type?: string}) | undefined
+  const where = (runnable?.type === 'hook' ? runnable.parent?.fullTitle() : runnable?.fullTitle()) ?? ''
   if (process.env.JP_TEST_REQUIRE_ALL === '1') {
     throw new Error(`${program} is not on PATH (Debian package: ${debianPackage}); JP_TEST_REQUIRE_ALL=1 runs every test`)
   }
