@@ -401,8 +401,8 @@ describe('e2e: tool prompts in a terminal', function () {
     })
 
     it('Ctrl+X with an editor that cannot be spawned: a notice, and the buffer is kept', async () => {
-      const missing = join(sb.dir, 'no-such-editor')
-      const t = await jp(await setup(oneCall(), `[editor]\ncmd = "${missing}"\n`))
+      // A short path: the notice names it, and a long one (a deep TMPDIR) would wrap on the screen.
+      const t = await jp(await setup(oneCall(), `[editor]\ncmd = "/nonexistent/no-such-editor"\n`))
       await t.waitForText(ASK)
       t.send('e')
       await t.waitForText(HELP_LINE)

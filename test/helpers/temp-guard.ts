@@ -12,7 +12,11 @@ import {chmodSync, mkdtempSync, readdirSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-const dir = mkdtempSync(join(tmpdir(), 'jp-test-run-'))
+// Beside the main process's directory, not inside it: a worker inherits the
+// main process's TMPDIR, and a nested path would be longer than a test run
+// alone sees (paths shown on a terminal wrap sooner).
+process.env.JP_TEST_TMPDIR_PARENT ??= tmpdir()
+const dir = mkdtempSync(join(process.env.JP_TEST_TMPDIR_PARENT, 'jp-test-run-'))
 // Searchable by others (not listable): the fault tests run jp as `nobody` on
 // a sandbox inside it, as they did under the shared /tmp.
 chmodSync(dir, 0o711)
