@@ -10,6 +10,7 @@ import Completion from './completion.js'
 import ConfigGet from './config/get.js'
 import ConfigSet from './config/set.js'
 import ConfigShow from './config/show.js'
+import ConversationCode from './conversation/code.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
@@ -26,6 +27,7 @@ export const COMMANDS = {
   'config:get': ConfigGet,
   'config:set': ConfigSet,
   'config:show': ConfigShow,
+  'conversation:code': ConversationCode,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,

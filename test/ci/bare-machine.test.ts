@@ -17,8 +17,8 @@ import {tempDir, type TempDir} from '../editor/helpers.js'
 const ABSENT = new Set(['zsh', 'fish', 'jq', 'flock', 'tmux'])
 const MOCHA = join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
 /** The files that call for zsh, fish and jq, narrowed to the tests that do. */
-const FILES = ['test/cli/completion.test.ts', 'test/docs/readme-commands.test.ts', 'test/e2e/queued-replies.test.ts']
-const GREP = 'jp completion (zsh|fish)|README command lines|\\| jq'
+const FILES = ['test/cli/completion.test.ts', 'test/cli/completion-hostile.test.ts', 'test/docs/readme-commands.test.ts', 'test/e2e/queued-replies.test.ts']
+const GREP = 'jp completion (zsh|fish)|Tab in (zsh|fish)|README command lines|\\| jq'
 
 /** One directory of links to every program on PATH except ABSENT's. */
 function pathWithout(dir: string): string {
@@ -61,8 +61,10 @@ describe('npm test on a machine without zsh, fish, jq, flock and tmux', function
     const skips = r.out.split('\n').filter((l) => l.includes(MISSING_PROGRAM))
     expect(skips.map((l) => l.replace(/ — .*/, '').trim()).sort()).to.deep.equal([
       `${MISSING_PROGRAM} fish (Debian package: fish)`,
+      `${MISSING_PROGRAM} fish (Debian package: fish)`,
       `${MISSING_PROGRAM} jq (Debian package: jq)`,
       `${MISSING_PROGRAM} jq (Debian package: jq)`,
+      `${MISSING_PROGRAM} zsh (Debian package: zsh)`,
       `${MISSING_PROGRAM} zsh (Debian package: zsh)`,
     ])
     // Counted as skipped (mocha's pending), never as failing.

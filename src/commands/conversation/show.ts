@@ -60,11 +60,13 @@ export default class ConversationShow extends JpCommand {
       this.fail(e)
     }
     const screen = {isTTY: true, columns: Math.max(20, (process.stdout.columns ?? 80) - INDENT.length)} as unknown as NodeJS.WritableStream
-    return markdownFor({style: config.style, format: 'text', stdout: screen, stderr: screen})
+    return markdownFor({style: config.style, format: 'text', stdout: screen, stderr: screen, codeMark: CODE_MARK})
   }
 }
 
 const INDENT = '  '
+/** Marks the rendered code lines, which stay bare (unindented) so a selection copies them as written (SPEC §19). */
+const CODE_MARK = '\u0000'
 
 /** Model text rendered for the terminal: every sequence of the model's dropped first. */
 async function rendered(text: string, create: () => MarkdownStream): Promise<string> {
@@ -85,7 +87,15 @@ async function rendered(text: string, create: () => MarkdownStream): Promise<str
 function indent(text: string): string {
   return text
     .split('\n')
-    .map((l) => (l ? '  ' + l : l))
+    .map((l) => (l ? INDENT + l : l))
+    .join('\n')
+}
+
+/** A rendered answer indented under its label, but for its code lines (marked by the renderer), which stay bare. */
+function indentRendered(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l.startsWith(CODE_MARK) ? l.slice(CODE_MARK.length) : l ? INDENT + l : l))
     .join('\n')
 }
 
@@ -93,8 +103,8 @@ async function renderEvent(e: ConversationEvent, clean: (s: string) => string, m
   const ev = e as Record<string, unknown>
   if (e.type === 'chat_response' && markdown?.assistant && markdown.reasoning) {
     return typeof ev.reasoning === 'string'
-      ? ['reasoning:', indent(await rendered(ev.reasoning, markdown.reasoning))]
-      : ['assistant:', indent(await rendered(String(ev.message), markdown.assistant))]
+      ? ['reasoning:', indentRendered(await rendered(ev.reasoning, markdown.reasoning))]
+      : ['assistant:', indentRendered(await rendered(String(ev.message), markdown.assistant))]
   }
   switch (e.type) {
     case 'turn_start':
