@@ -24,6 +24,7 @@ import {ConfigError} from '../config/errors.js'
 import {layerAt, userConfigPath} from '../config/layers.js'
 import {formatKeyPath} from '../config/locate.js'
 import {parseConfigToml} from '../config/parse.js'
+import {modelIdProblem} from '../config/providers.js'
 import {tomlValue} from '../config/toml-text.js'
 import {changedSettings, CONFIG_SOURCE, restrictedSettings, withoutRestrictedKeys} from '../config/trust.js'
 import {DIR_MODE, writeFileDurably} from './files.js'
@@ -68,6 +69,9 @@ export async function setConfigValue(opts: SetConfigOptions): Promise<string> {
     }
   }
   const layer = await layerAt(opts.path, opts.raw, 'jp config set')
+  // The schema says "a string"; a query also needs a provider jp knows.
+  const modelId = key === 'assistant.model.id' ? modelIdProblem(String(valueAt(layer, opts.path))) : undefined
+  if (modelId) throw new ConfigError({source: 'jp config set', key, problem: modelId})
   const valueText = tomlValue(valueAt(layer, opts.path))
   const target = await linkTarget(file)
   await mkdir(dirname(target), {recursive: true, mode: DIR_MODE})
