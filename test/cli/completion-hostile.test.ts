@@ -92,10 +92,12 @@ describe('jp completion with a hostile plugin linked (issue 42)', function () {
         term.send('\u0015')
         term.type("echo 'done'\r")
         await term.waitForText(/^done$/m, 20_000)
-        expect(term.screenText()).to.include('harmless')
         const seen = term.outputSinceMark()
-        expect(seen).not.to.include('pwned')
-        expect(seen).not.to.include('\u001b]0;')
+        // The list was drawn (zsh and fish clear it from the screen once the line changes).
+        expect(seen).to.include('harmless')
+        // The description's OSC is shown as text (`\u001b]0;pwned…`), never sent raw.
+        expect(seen).not.to.include('\u001b]0;pwned')
+        expect(seen).not.to.include('\u001b[2J')
       } finally {
         term?.dispose()
       }
