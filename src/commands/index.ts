@@ -11,6 +11,9 @@ import ConfigGet from './config/get.js'
 import ConfigSet from './config/set.js'
 import ConfigShow from './config/show.js'
 import ConversationEdit from './conversation/edit.js'
+import ConversationExport from './conversation/export.js'
+import ConversationFork from './conversation/fork.js'
+import ConversationGrep from './conversation/grep.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
 import ConversationRm from './conversation/rm.js'
@@ -27,6 +30,9 @@ export const COMMANDS = {
   'config:set': ConfigSet,
   'config:show': ConfigShow,
   'conversation:edit': ConversationEdit,
+  'conversation:export': ConversationExport,
+  'conversation:fork': ConversationFork,
+  'conversation:grep': ConversationGrep,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,
   'conversation:rm': ConversationRm,
