@@ -78,7 +78,7 @@ describe('jp conversation grep', function () {
     const r = await runJp(['c', 'grep', 'anchor', '--format', 'json'], {sandbox: sb})
     expect(r.code, r.stderr).to.equal(0)
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
-    expect(rows).to.deep.equal([{id: 'jp-c100', title: 'Regex trouble', turn: 1, role: 'assistant', text: 'The REGEX needs an anchor.', matches: [[20, 26]]}])
+    expect(rows).to.deep.equal([{id: 'jp-c100', title: 'Regex trouble', turn: 1, role: 'assistant', text: 'The REGEX needs an anchor.', matches: [[19, 25]]}])
     const none = await runJp(['c', 'grep', 'zebra'], {sandbox: sb})
     expect(none.code).to.equal(1)
     expect(none.stdout).to.equal('')

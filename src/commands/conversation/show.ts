@@ -32,6 +32,9 @@ export default class ConversationShow extends JpCommand {
     const clean = tty ? (s: string) => sanitizeUntrusted(s, {multiline: true}) : (s: string) => s
     const title = typeof conv.metadata.title === 'string' ? conv.metadata.title : '(untitled)'
     const out: string[] = [`${conv.id}  ${tty ? sanitizeUntrusted(title) : title}`]
+    const {forkedFrom} = await import('../../lib/conversation/fork.js')
+    const from = forkedFrom(conv.metadata)
+    if (from) out.push(`forked from ${tty ? sanitizeUntrusted(from.id) : from.id} at turn ${from.turn}`)
     // On a terminal the answers render as `jp query` renders them (SPEC §18), indented under their label.
     const markdown = tty ? await this.markdown(id) : undefined
     const {sumUsage, usageLine} = await import('../../lib/conversation/usage.js')

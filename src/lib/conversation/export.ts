@@ -7,11 +7,16 @@ import type {ConversationEvent} from './events.js'
 import type {Conversation} from './store.js'
 import {forkedFrom} from './fork.js'
 
-/** A fence of backticks longer than any run of them in `text` (at least three). */
-function fence(text: string): string {
+/** The longest run of backticks in `text`. */
+function longestTicks(text: string): number {
   let longest = 0
   for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
-  return '`'.repeat(Math.max(3, longest + 1))
+  return longest
+}
+
+/** A fence longer than any backtick run in `text` (at least three). */
+function fence(text: string): string {
+  return '`'.repeat(Math.max(3, longestTicks(text) + 1))
 }
 
 function fenced(text: string, info = ''): string {
@@ -28,7 +33,7 @@ function quoted(text: string): string {
 
 /** A label's code span, safe for any text (backticks inside, leading or trailing). */
 function code(text: string): string {
-  const f = fence(text).slice(1) // one backtick more than the longest run is enough inline
+  const f = '`'.repeat(longestTicks(text) + 1)
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
   return `${f}${pad}${text}${pad}${f}`
 }
