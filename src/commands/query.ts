@@ -16,6 +16,11 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
   static flags = {
     new: Flags.boolean({char: 'n', description: 'Start a new conversation.'}),
     id: Flags.string({description: 'Continue the conversation with this id.', exclusive: ['new']}),
+    fork: Flags.string({
+      helpValue: 'ID[@TURN]',
+      description: 'Ask in a fork: a copy of conversation ID (default: the active one) up to turn TURN (default: all), made active. Write the value with `=` (`--fork=ID@2`); a bare --fork forks the active conversation.',
+      exclusive: ['new', 'id'],
+    }),
     model: Flags.string({char: 'm', helpValue: 'PROVIDER/MODEL', description: 'The model to use for this query.'}),
     tool: Flags.string({char: 't', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Enable a tool (and consent to run it without a terminal).'}),
     'no-tool': Flags.string({char: 'T', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Disable a tool.'}),
@@ -32,12 +37,15 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
   }
 
   async run(): Promise<void> {
+    // `--fork` takes an optional value, which oclif cannot express: bare, it is `--fork=` (the active conversation).
+    this.argv = this.argv.map((a) => (a === '--fork' ? '--fork=' : a))
     const {argv, flags} = await this.parse(Query)
     const {runQuery, isQueryError} = await import('../lib/query/pipeline.js')
     const options = {
       words: argv as string[],
       newConversation: flags.new,
       id: flags.id,
+      fork: flags.fork,
       model: flags.model,
       tools: flags.tool ?? [],
       noTools: flags['no-tool'] ?? [],

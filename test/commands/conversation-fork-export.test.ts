@@ -81,6 +81,34 @@ describe('jp conversation fork and export', function () {
     expect(bad.stderr).to.equal('Error: --at 4: conversation jp-c100 has turns 1 to 3\n')
   })
 
+  it('jp query --fork=ID@TURN forks and asks in one step; a bare --fork forks the active one; the parent is untouched', async () => {
+    const before = snapshot(parentDir)
+    const r = await runJp(['query', '--fork=jp-c100@1', 'another way'], {sandbox: sb})
+    expect(r.code, r.stderr).to.equal(0)
+    const ls = (await runJp(['c', 'ls', '--format', 'json'], {sandbox: sb})).stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const fork = ls.find((c: {active: boolean}) => c.active)
+    expect(fork.id).to.not.equal('jp-c100')
+    const got = events(fork.id)
+    expect(got.slice(0, 4)).to.deep.equal(EVENTS.slice(0, 4))
+    expect(got.slice(4).find((e: {type: string}) => e.type === 'chat_request').content).to.equal('another way')
+    expect(meta(fork.id).forked_from).to.deep.equal({id: 'jp-c100', turn: 1})
+    expect(snapshot(parentDir)).to.deep.equal(before)
+
+    // Bare: the active conversation (the fork just made), every turn, the query a word of its own.
+    const again = await runJp(['query', '--fork', 'third way'], {sandbox: sb})
+    expect(again.code, again.stderr).to.equal(0)
+    const active = (await runJp(['c', 'ls', '--format', 'json'], {sandbox: sb})).stdout.trim().split('\n').map((l) => JSON.parse(l)).find((c: {active: boolean}) => c.active)
+    expect(meta(active.id).forked_from).to.deep.equal({id: fork.id, turn: 2})
+    expect(events(active.id).filter((e: {type: string}) => e.type === 'chat_request').map((e: {content: string}) => e.content)).to.deep.equal([
+      'first question\nsecond line',
+      'another way',
+      'third way',
+    ])
+    const bad = await runJp(['query', '--fork=jp-c100@9', 'x'], {sandbox: sb})
+    expect(bad.code).to.equal(1)
+    expect(bad.stderr).to.include('Error: --fork=jp-c100@9: conversation jp-c100 has turns 1 to 3')
+  })
+
   it('export: markdown with a heading per turn, quoted user text, raw answers, fenced tool calls and results', async () => {
     const r = await runJp(['c', 'export', 'jp-c100'], {sandbox: sb})
     expect(r.code, r.stderr).to.equal(0)

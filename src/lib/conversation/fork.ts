@@ -14,6 +14,8 @@ export interface ForkRequest {
   /** The last turn copied (default: all of them). */
   at?: number
   title?: string
+  /** How the user wrote the turn, for an error (default `--at TURN`). */
+  spelled?: string
 }
 
 export interface Forked {
@@ -47,7 +49,7 @@ export function parseForkSpec(spec: string): ForkRequest {
   const id = (at === -1 ? spec : spec.slice(0, at)).trim()
   const turn = at === -1 ? undefined : spec.slice(at + 1).trim()
   if (turn !== undefined && !/^[1-9]\d*$/.test(turn)) throw new ForkError(`--fork ${spec}: expected ID, ID@TURN or @TURN with TURN a turn number (1, 2, …)`)
-  return {id: id || undefined, at: turn === undefined ? undefined : Number(turn)}
+  return {id: id || undefined, at: turn === undefined ? undefined : Number(turn), spelled: `--fork=${spec}`}
 }
 
 /** The parent's origin as metadata.json records it, when it is one. */
@@ -64,7 +66,7 @@ export async function forkConversation(store: ConversationStore, req: ForkReques
   const turns = turnCount(parent.events)
   const turn = req.at ?? turns
   if (turns === 0) throw new ForkError(`conversation ${parentId} has no turns to fork`)
-  if (!Number.isInteger(turn) || turn < 1 || turn > turns) throw new ForkError(`--at ${turn}: conversation ${parentId} has turns 1 to ${turns}`)
+  if (!Number.isInteger(turn) || turn < 1 || turn > turns) throw new ForkError(`${req.spelled ?? `--at ${turn}`}: conversation ${parentId} has turns 1 to ${turns}`)
   // Copies: the fork's journal tracks its own event objects, never the parent's.
   const events = structuredClone(parent.events.slice(0, endOfTurn(parent.events, turn))) as ConversationEvent[]
   const title = req.title ?? (typeof parent.metadata.title === 'string' ? parent.metadata.title : undefined)

@@ -30,6 +30,8 @@ export interface QueryOptions {
   words: string[]
   newConversation: boolean
   id?: string
+  /** `--fork[=ID[@TURN]]`: ask in a fork of that conversation ('' = the active one, every turn). */
+  fork?: string
   model?: string
   tools: string[]
   noTools: string[]
