@@ -5,7 +5,8 @@
 // written (a conversation being written is read as it stands; its journal,
 // events.log, is replayed as `load` would).
 import type {ConversationEvent} from './events.js'
-import {loadEvents} from './journal.js'
+import {readBytesSync} from './files.js'
+import {loadEventsSync} from './journal.js'
 import type {ConversationStore, ConversationSummary} from './store.js'
 import {turnNumbers} from './turns.js'
 
@@ -76,6 +77,21 @@ export function compileMatcher(q: GrepQuery): LineMatcher {
   }
 }
 
+/**
+ * A test on a conversation's raw files that no match can pass unseen, so
+ * most files are never parsed: for a literal ASCII pattern free of what JSON
+ * escapes or puts between values (quotes, backslashes, brackets, colons,
+ * commas, control characters, an outer space), every match lies inside one
+ * stored string and so appears as is in the file jp wrote. Undefined: every
+ * file is parsed (a regex, other characters).
+ */
+export function rawPrefilter(q: GrepQuery): ((raw: string) => boolean) | undefined {
+  if (q.regex || q.pattern === '' || !/^[\x20-\x7e]+$/.test(q.pattern) || /["\\{}[\]:,]/.test(q.pattern) || q.pattern.trim() !== q.pattern) return undefined
+  if (!q.ignoreCase) return (raw) => raw.includes(q.pattern)
+  const lower = q.pattern.toLowerCase()
+  return (raw) => raw.toLowerCase().includes(lower)
+}
+
 /** The searchable texts of one event and their role; other events (usage, config) hold nothing to find. */
 function eventTexts(e: ConversationEvent): Array<[GrepRole, string]> {
   const ev = e as Record<string, unknown>
@@ -134,11 +150,12 @@ export async function grepConversations(
   onError: (message: string) => void,
 ): Promise<number> {
   const match = compileMatcher(q)
+  const scan: Scan = {match, role: q.role, prefilter: rawPrefilter(q)}
   const list = byRecency(await store.list())
   let hits = 0
   for (let at = 0; at < list.length; at += PARALLEL) {
     const batch = list.slice(at, at + PARALLEL)
-    const results = await Promise.all(batch.map((c) => grepOne(store, c, match, q.role).catch((e: Error) => e)))
+    const results = await Promise.all(batch.map((c) => grepOne(store, c, scan).catch((e: Error) => e)))
     for (const r of results) {
       if (r instanceof Error) onError(r.message)
       else if (r) {
@@ -150,12 +167,29 @@ export async function grepConversations(
   return hits
 }
 
-async function grepOne(store: ConversationStore, c: ConversationSummary, match: LineMatcher, role?: GrepRole): Promise<GrepHit | undefined> {
+interface Scan {
+  match: LineMatcher
+  role?: GrepRole
+  prefilter?: (raw: string) => boolean
+}
+
+async function grepOne(store: ConversationStore, c: ConversationSummary, {match, role, prefilter}: Scan): Promise<GrepHit | undefined> {
   if (c.error) throw new Error(c.error)
   const p = store.paths(c.id)
-  const {events} = await loadEvents(p.events, p.eventsLog)
+  const titleHit = !role && c.title !== undefined && match(c.title) !== undefined
+  if (prefilter && !titleHit && !rawMayMatch(p.events, p.eventsLog, prefilter)) return undefined
+  const {events} = loadEventsSync(p.events, p.eventsLog)
   const lines = grepEvents(events, match, role)
   const titleMatches = !role && c.title !== undefined ? match(c.title) : undefined
   if (titleMatches) lines.unshift({turn: null, role: 'title', text: c.title!, matches: titleMatches})
   return lines.length > 0 ? {id: c.id, title: c.title, lines} : undefined
+}
+
+/** Whether the events' files (events.json and its journal) may hold a match. */
+function rawMayMatch(events: string, log: string, prefilter: (raw: string) => boolean): boolean {
+  for (const path of [events, log]) {
+    const raw = readBytesSync(path)
+    if (raw && prefilter(raw.toString('utf8'))) return true
+  }
+  return false
 }

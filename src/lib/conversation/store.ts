@@ -12,7 +12,7 @@ import {createHash} from 'node:crypto'
 import {chmod, lstat, mkdir, readdir, rm} from 'node:fs/promises'
 import {basename, join} from 'node:path'
 import type {ConversationEvent} from './events.js'
-import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, realDirs, removeStaleTemps, SymlinkRefusedError, toJson, writeFileDurably, writeIfChanged} from './files.js'
+import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readBytesSync, readText, realDirs, removeStaleTemps, SymlinkRefusedError, toJson, writeFileDurably, writeIfChanged} from './files.js'
 import {EventJournal, loadEvents} from './journal.js'
 import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
@@ -143,23 +143,23 @@ export class ConversationStore {
       throw e
     }
     const active = await this.activeId().catch(() => undefined)
-    const out: ConversationSummary[] = []
-    for (const id of names) {
+    // Read synchronously: thousands of small files cost more in thread-pool round trips than in reading.
+    const summarize = (id: string): ConversationSummary => {
       const summary: ConversationSummary = {id, active: id === active}
       // Listed, so the user sees it, but never read through.
       if (links.has(id)) {
         summary.error = new SymlinkRefusedError(this.paths(id).dir).message
-        out.push(summary)
-        continue
+        return summary
       }
       try {
-        const meta = await this.readMetadata(this.paths(id).metadata)
+        const meta = this.checkMetadata(this.paths(id).metadata, this.readKnownJsonSync(this.paths(id).metadata))
         for (const k of META_STRING_KEYS) if (typeof meta[k] === 'string') summary[k] = meta[k] as string
       } catch (e) {
         summary.error = (e as Error).message
       }
-      out.push(summary)
+      return summary
     }
+    const out = names.map(summarize)
     const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
     return out.sort(
       (a, b) =>
@@ -177,8 +177,19 @@ export class ConversationStore {
     return parseJson(path, text)
   }
 
+  /** `readKnownJson` without the thread pool (a listing reads thousands of these). */
+  private readKnownJsonSync(path: string): unknown {
+    const text = readBytesSync(path)?.toString('utf8')
+    if (text === undefined) return undefined
+    this.known.set(path, text)
+    return parseJson(path, text)
+  }
+
   private async readMetadata(path: string): Promise<ConversationMetadata> {
-    const meta = await this.readKnownJson(path)
+    return this.checkMetadata(path, await this.readKnownJson(path))
+  }
+
+  private checkMetadata(path: string, meta: unknown): ConversationMetadata {
     if (meta === undefined) return {}
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new CorruptFileError(path, 'expected a JSON object')
     for (const k of META_STRING_KEYS) {
