@@ -84,10 +84,11 @@ describe('jp conversation grep', function () {
     expect(none.stdout).to.equal('')
   })
 
+  // (A file whose bytes cannot hold the pattern is not parsed, so only a corrupt file that might match is reported.)
   it('a corrupt conversation is named on stderr and skipped; the rest are searched', async () => {
     const {writeFileSync} = await import('node:fs')
     const {join} = await import('node:path')
-    writeFileSync(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'events.json'), '[{')
+    writeFileSync(join(sb.cwd, '.jp', 'conversations', 'jp-c200', 'events.json'), '[{"content": "regex')
     const r = await runJp(['c', 'grep', 'regex'], {sandbox: sb})
     expect(r.code, r.stderr).to.equal(0)
     expect(r.stderr).to.match(/jp-c200\/events\.json: invalid JSON/)
