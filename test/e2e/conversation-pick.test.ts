@@ -36,8 +36,10 @@ describe('e2e: the resume picker (jp conversation use with no ID)', function () 
   it('lists at most 10 rows, most recent first, filters fuzzily as you type, and Enter makes the choice active', async () => {
     const s = await spawnPty([BIN, 'c', 'use'], {cwd: sb.cwd, env: sb.env, cols: 100, rows: 30})
     await s.waitForText('Topic 14 · 6h · 2 turns · last query of 14')
-    const screen = s.screen().filter((l) => l.trim() !== '')
-    expect(screen.length, s.screenText()).to.be.at.most(10)
+    const screen = s.screen()
+    const used = screen.findLastIndex((l) => l.trim() !== '') - screen.findIndex((l) => l.trim() !== '') + 1
+    expect(used, s.screenText()).to.be.at.most(10)
+    expect(s.screenText()).to.include('esc cancel')
     expect(s.screenText()).to.include('Regex \\u001b[2J backtracking · now · 0 turns')
     s.type('tpc3')
     await s.waitFor(() => !s.screenText().includes('Topic 14'), 'the list filtered')

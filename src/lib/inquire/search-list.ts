@@ -37,7 +37,12 @@ export async function searchList(message: string, options: SearchListOptions, co
   const signal = context?.signal ? AbortSignal.any([context.signal, escape.signal]) : escape.signal
   try {
     return await search<string>(
-      {message, pageSize: options.pageSize, source: async (term) => options.source(term ?? '')},
+      {
+        message,
+        pageSize: options.pageSize,
+        source: async (term) => options.source(term ?? ''),
+        theme: {style: {keysHelpTip: () => '↑↓ move • ⏎ choose • esc cancel'}},
+      },
       {input: keys.stream, output: unendable(streams.output), signal, clearPromptOnDone: true},
     )
   } catch (error) {

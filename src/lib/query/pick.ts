@@ -7,14 +7,14 @@ import type {ConversationStore} from '../conversation/store.js'
 import {searchList} from '../inquire/search-list.js'
 import {isPromptCancelled} from '../inquire/types.js'
 
-/** At most this many rows on screen (the prompt's own line above them). */
-export const PICKER_ROWS = 9
+/** Conversation rows on screen: with the question above and a blank line and the keys' help below, 10 rows in all. */
+export const PICKER_ROWS = 7
 
 export async function pickConversation(store: ConversationStore, columns = process.stderr.columns ?? 80): Promise<string | undefined> {
   const rows = await resumeRows(store, Math.max(20, columns - 4))
   if (rows.source('').length === 0) return undefined
   try {
-    return await searchList('Resume a conversation (type to filter, Enter: choose, Esc: cancel):', {pageSize: PICKER_ROWS, source: rows.source})
+    return await searchList('Resume a conversation (type to filter):', {pageSize: PICKER_ROWS, source: rows.source})
   } catch (error) {
     if (isPromptCancelled(error) && error.reason === 'cancelled') return undefined
     throw error
