@@ -61,6 +61,22 @@ describe('e2e: the resume picker (jp conversation use with no ID)', function () 
     expect(active()).to.equal('jp-c105')
   })
 
+  it('jp query --resume: the chosen conversation is continued and made active', async () => {
+    const s = await spawnPty([BIN, 'query', '--resume', 'and now?'], {cwd: sb.cwd, env: {...sb.env, JP_ECHO_DELAY_MS: '0'}, cols: 100})
+    await s.waitForText('Topic 14')
+    s.type('topic 4')
+    await s.waitForText('❯ Topic 4 ·') // the best match first (Topic 14 matches too, with a gap)
+    s.send(keys.enter)
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    expect(active()).to.equal('jp-c104')
+    const events = JSON.parse(readFileSync(join(sb.cwd, '.jp', 'conversations', 'jp-c104', 'events.json'), 'utf8'))
+    expect(events.filter((e: {type: string}) => e.type === 'chat_request').at(-1).content).to.equal('and now?')
+    const piped = await runJp(['query', '--resume', 'x'], {sandbox: sb})
+    expect(piped.code).to.equal(2)
+    expect(piped.stderr).to.include('Error: --resume needs a terminal to pick from a list (use --id ID)')
+  })
+
   it('without a terminal, no ID is a usage error naming ID', async () => {
     const r = await runJp(['c', 'use'], {sandbox: sb})
     expect(r.code).to.equal(2)
