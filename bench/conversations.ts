@@ -65,6 +65,47 @@ function hasRg(): boolean {
   return spawnSync('rg', ['--version'], {stdio: 'ignore'}).status === 0
 }
 
+/** Spawn → the picker's first row on the screen of a pty, in ms (`args` run by node). */
+async function timeToList(args: string[], cwd: string, env: NodeJS.ProcessEnv, marker: string): Promise<number> {
+  const pty = await import('@lydell/node-pty')
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const p = pty.spawn(process.execPath, args, {cols: 120, rows: 30, cwd, env: env as Record<string, string>})
+    let out = ''
+    let done = false
+    const timer = setTimeout(() => reject(new Error(`no ${marker} within 30 s: ${out}`)), 30_000)
+    p.onData((d) => {
+      out += d
+      if (!done && out.includes(marker)) {
+        done = true
+        const ms = performance.now() - t0
+        clearTimeout(timer)
+        p.kill('SIGKILL')
+        resolve(ms)
+      }
+    })
+  })
+}
+
+async function pickerRow(work: string, env: NodeJS.ProcessEnv, dir: string): Promise<BenchRow> {
+  // The baseline: node starting, listing the same conversations' metadata and drawing ten rows.
+  const bare = join(dir, 'bare-list.mjs')
+  writeFileSync(
+    bare,
+    `import {readdirSync, readFileSync} from 'node:fs'\nconst d = process.argv[2]\nconst rows = readdirSync(d).map((id) => JSON.parse(readFileSync(d + '/' + id + '/metadata.json', 'utf8')))\nrows.sort((a, b) => b.created_at.localeCompare(a.created_at))\nprocess.stdout.write(rows.slice(0, 10).map((r) => r.title + ' · ').join('\\n'))\nsetTimeout(() => {}, 60000)\n`,
+  )
+  const convs = join(work, '.jp', 'conversations')
+  const marker = `Conversation ${COUNT - 1} · `
+  const samples = await alternate<number>(
+    RUNS,
+    () => timeToList([bare, convs], work, env, marker),
+    () => timeToList([BIN, 'conversation', 'use'], work, {...env, TERM: 'xterm-256color'}, marker),
+  )
+  const jp = median(samples.jp)
+  const base = median(samples.bare)
+  return {bench: 'resume picker', metric: `spawn → list drawn, ${COUNT} conversations`, value: jp, unit: 'ms', spread: [Math.min(...samples.jp), Math.max(...samples.jp)], baseline: base, baselineName: 'bare node: list + draw', ratio: jp / base, target: '≤ 150 ms', pass: jp <= 150}
+}
+
 async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-conv-'))
   try {
@@ -101,6 +142,7 @@ async function run(): Promise<BenchRow[]> {
         pass: jp <= 1000,
       },
       // CPU time is steadier than the wall on a shared machine (0 where /usr/bin/time is missing).
+      await pickerRow(work, env, dir),
       {bench: 'conversation grep', metric: 'CPU (user + system)', value: jpCpu, unit: 'ms', baseline: bareCpu, baselineName: rg ? 'rg (node wrapper)' : 'bare Node scan', ratio: bareCpu ? jpCpu / bareCpu : undefined, target: 'report', pass: true},
     ]
   } finally {
