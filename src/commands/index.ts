@@ -10,6 +10,7 @@ import Completion from './completion.js'
 import ConfigGet from './config/get.js'
 import ConfigSet from './config/set.js'
 import ConfigShow from './config/show.js'
+import ConversationCode from './conversation/code.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationExport from './conversation/export.js'
 import ConversationFork from './conversation/fork.js'
@@ -29,6 +30,7 @@ export const COMMANDS = {
   'config:get': ConfigGet,
   'config:set': ConfigSet,
   'config:show': ConfigShow,
+  'conversation:code': ConversationCode,
   'conversation:edit': ConversationEdit,
   'conversation:export': ConversationExport,
   'conversation:fork': ConversationFork,

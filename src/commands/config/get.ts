@@ -3,8 +3,10 @@ import {JpCommand} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
 
 export default class ConfigGet extends JpCommand {
+  // The configuration: this command loads it to answer.
+  static override configCheck = 'command' as const
   static summary = 'Print the value of one configuration key'
-  static description = `Prints KEY's value in the merged configuration (as jp config show does): a string as it is, a table as TOML, anything else as a TOML value. A key that is not set prints nothing and exits 1.`
+  static description = `Prints KEY's value in the merged configuration (as jp config show does): a string as it is, a table as TOML, anything else as a TOML value. A key you have not set prints its default; a key with no value at all (not set, no default, e.g. assistant.model.id in a fresh install) prints nothing and exits 1.`
 
   static examples = ['<%= config.bin %> config get assistant.model.id', '<%= config.bin %> config get editor']
   static args = {key: Args.string({description: 'A dotted key, e.g. assistant.model.id', required: true, ignoreStdin: true})}

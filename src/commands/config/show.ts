@@ -3,6 +3,8 @@ import {JpCommand} from '../../lib/cli/base-command.js'
 import type {PartialConfig} from '../../lib/config/schema.js'
 
 export default class ConfigShow extends JpCommand {
+  // The configuration: this command loads it to answer.
+  static override configCheck = 'command' as const
   static summary = 'Print the merged configuration as TOML'
   static description = `Every key jp would run a query with here: the defaults, your user config, the workspace's config, the active conversation's stored config, JP_CFG_* and --cfg, merged. With --origin, a comment after each value names the layer it came from (a file, JP_CFG_*, --cfg, $OPENAI_BASE_URL and the like, or default).`
 

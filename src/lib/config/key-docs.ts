@@ -224,7 +224,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'conversation.tools.<tool>.env': {
     description:
-      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*` (case-insensitive). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
+      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*PASSPHRASE*`, `*CREDENTIAL*`, `*_AUTH*`, `SSH_AUTH_SOCK`, `GPG_AGENT_INFO`, `KUBECONFIG` and `AWS_*` but the region and profile (case-insensitive), and any value that is a URL with a password (`scheme://user:pass@`). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
     example: '{inherit = "core", keep = ["GITHUB_TOKEN"]}',
   },
   'conversation.tools.<tool>.env.inherit': {
