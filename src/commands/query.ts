@@ -74,24 +74,13 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
 
   /** `--resume`: the conversation picked before the query starts (Esc: nothing is sent). */
   private async pickResume(): Promise<string> {
-    const {hasTty} = await import('../lib/terminal/tty.js')
-    if (!hasTty()) {
+    const picked = await (await import('../lib/query/pick.js')).pickOutcome(await this.store())
+    if ('id' in picked) return picked.id
+    if (picked.none === 'no-terminal') {
       const {failUsage, UsageError} = await import('../lib/cli/usage-error.js')
       failUsage(new UsageError('--resume needs a terminal to pick from a list (use --id ID)', 'query'))
     }
-    const {pickConversation} = await import('../lib/query/pick.js')
-    let id: string | undefined
-    try {
-      id = await pickConversation(await this.store())
-    } catch (e) {
-      const {isPromptCancelled} = await import('../lib/inquire/types.js')
-      if (isPromptCancelled(e)) this.exit(130)
-      this.fail(e)
-    }
-    if (id === undefined) {
-      this.say('No conversation chosen; nothing was sent.')
-      this.exit(0)
-    }
-    return id
+    if (picked.none === 'escape') this.say('No conversation chosen; nothing was sent.')
+    this.exit(picked.none === 'escape' ? 0 : 130)
   }
 }

@@ -29,21 +29,20 @@ export default class ConversationUse extends JpCommand {
 
   /** The resume picker; undefined when Esc cancelled it. Without a terminal the ID is required. */
   private async pick(): Promise<string | undefined> {
-    const {hasTty} = await import('../../lib/terminal/tty.js')
-    if (!hasTty()) {
+    const {pickOutcome} = await import('../../lib/query/pick.js')
+    let picked
+    try {
+      picked = await pickOutcome(await this.store())
+    } catch (e) {
+      this.fail(e)
+    }
+    if ('id' in picked) return picked.id
+    if (picked.none === 'no-terminal') {
       const {failUsage, UsageError} = await import('../../lib/cli/usage-error.js')
       failUsage(new UsageError('missing argument ID (without a terminal there is no list to pick from)', 'conversation use'))
     }
-    const {pickConversation} = await import('../../lib/query/pick.js')
-    let id: string | undefined
-    try {
-      id = await pickConversation(await this.store())
-    } catch (e) {
-      const {isPromptCancelled} = await import('../../lib/inquire/types.js')
-      if (isPromptCancelled(e)) this.exit(130)
-      this.fail(e)
-    }
-    if (id === undefined) this.say('No conversation chosen; the active one is unchanged.')
-    return id
+    if (picked.none === 'interrupted') this.exit(130)
+    this.say('No conversation chosen; the active one is unchanged.')
+    return undefined
   }
 }

@@ -20,3 +20,19 @@ export async function pickConversation(store: ConversationStore, columns = proce
     throw error
   }
 }
+
+/** What a command does with the picker: the id, Esc (nothing chosen), Ctrl+C, or no terminal to show it on. */
+export type PickOutcome = {id: string} | {none: 'escape' | 'interrupted' | 'no-terminal'}
+
+/** The picker for a command: never throws for Esc, Ctrl+C or a missing terminal (the command decides the exit). */
+export async function pickOutcome(store: ConversationStore): Promise<PickOutcome> {
+  const {hasTty} = await import('../terminal/tty.js')
+  if (!hasTty()) return {none: 'no-terminal'}
+  try {
+    const id = await pickConversation(store)
+    return id === undefined ? {none: 'escape'} : {id}
+  } catch (error) {
+    if (isPromptCancelled(error)) return {none: 'interrupted'}
+    throw error
+  }
+}
