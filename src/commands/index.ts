@@ -20,6 +20,8 @@ import ConversationPath from './conversation/path.js'
 import ConversationRm from './conversation/rm.js'
 import ConversationShow from './conversation/show.js'
 import ConversationUse from './conversation/use.js'
+import McpLs from './mcp/ls.js'
+import McpTools from './mcp/tools.js'
 
 export const COMMANDS = {
   query: Query,
@@ -40,4 +42,6 @@ export const COMMANDS = {
   'conversation:rm': ConversationRm,
   'conversation:show': ConversationShow,
   'conversation:use': ConversationUse,
+  'mcp:ls': McpLs,
+  'mcp:tools': McpTools,
 }

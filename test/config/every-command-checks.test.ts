@@ -40,6 +40,8 @@ describe('a bad config file stops every command that loads the configuration', f
     ['query', 'hello'],
     ['config', 'get', 'style.markdown'],
     ['config', 'show'],
+    ['mcp', 'ls'],
+    ['mcp', 'tools', 'fx'],
   ]
   for (const [content, problem] of [
     ['[editor]\nfoo = 1\n', ':2:1: editor.foo: unknown key (expected one of: cmd, envs, backend, inline)'],

@@ -15,7 +15,8 @@ export default class ConfigGet extends JpCommand {
     const {args} = await this.parse(ConfigGet)
     const path = await configKeyArg(args.key, this.id ?? 'config:get')
     const config = await this.loadConfig({conversationId: await this.activeConversation()})
-    let value: unknown = config
+    const {shownConfig} = await import('../../lib/config/shown.js')
+    let value: unknown = shownConfig(config)
     for (const k of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[k] : undefined
     if (value === undefined) this.fail(`${args.key} is not set`)
     const {configToml, tomlValue} = await import('../../lib/config/toml-text.js')

@@ -17,6 +17,7 @@ export default class ConfigShow extends JpCommand {
     const config = await this.loadConfig({conversationId: await this.activeConversation(), onLayer: (layer) => layers.push(layer)})
     const {configToml} = await import('../../lib/config/toml-text.js')
     const {originOf} = await import('../../lib/config/origin.js')
-    process.stdout.write(configToml(config as unknown as Record<string, unknown>, flags.origin ? (path) => originOf(path, layers, process.env) : undefined))
+    const {shownConfig} = await import('../../lib/config/shown.js')
+    process.stdout.write(configToml(shownConfig(config) as unknown as Record<string, unknown>, flags.origin ? (path) => originOf(path, layers, process.env) : undefined))
   }
 }

@@ -25,12 +25,15 @@ export interface CommandConfig {
   shell: boolean
 }
 
+/** When the `@` mention list opens: on Tab (`complete`), or also after two typed characters of a mention. */
+export type CompleteMentions = 'tab' | 'auto'
+
 export interface EditorSection {
   /** String (shlex-split, shell = false) or table form; unset/blank falls through to `envs`. */
   cmd?: string | CommandConfig
   envs: string[]
   backend: string
-  inline: {edit_mode: EditMode; keys?: InlineKeysConfig}
+  inline: {edit_mode: EditMode; complete_mentions: CompleteMentions; keys?: InlineKeysConfig}
 }
 
 export type StreamingAction = 'prompt' | 'continue' | 'stop' | 'abort' | 'reply'
@@ -82,6 +85,20 @@ export interface ToolConfig {
   parameters?: Record<string, ToolParameter>
 }
 
+/** `mcp.servers.NAME` (SPEC §19): stdio (`command`, `args`, `env`, `cwd`) or Streamable HTTP (`url`, `headers`). */
+export interface McpServerConfig {
+  command?: string
+  args?: string[]
+  /** Variables set for the server; a value `"$VAR"` is jp's own variable VAR. */
+  env?: Record<string, string>
+  cwd?: string
+  url?: string
+  /** HTTP headers; a value `"$VAR"` is jp's own variable VAR (secrets stay out of files). */
+  headers?: Record<string, string>
+  enable?: boolean
+  timeout_secs?: number
+}
+
 export interface Config {
   assistant: {
     model: {
@@ -101,6 +118,7 @@ export interface Config {
   /** How assistant text looks on a terminal (SPEC §18 "Markdown on the terminal"). */
   style: StyleSection
   conversation: {tools: Record<string, ToolConfig>}
+  mcp: {servers: Record<string, McpServerConfig>}
 }
 
 /** `style.code_theme`: the named highlighting themes (src/lib/markdown/style.ts). */

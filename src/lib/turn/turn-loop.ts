@@ -38,6 +38,13 @@ export interface TurnDeps {
   enabledTools: ReadonlySet<string>
   explicitTools: ReadonlySet<string>
   runTool: ToolRunFn
+  /**
+   * Tools that join each request once their source is ready (MCP servers):
+   * asked for before every request, added to `tools`, `toolConfigs` and `enabledTools` for that step.
+   */
+  moreTools?: () => Promise<MoreTools>
+  /** What is wrong with a call's arguments against its tool's schema, checked before any prompt (undefined: nothing). */
+  checkArguments?: (name: string, args: Record<string, unknown>) => string | undefined
   /** The conversation's events; the loop appends to it in place. */
   events: ConversationEvent[]
   /** Writes what changed in `events` to disk. */
@@ -59,6 +66,27 @@ export interface TurnDeps {
   attachments?: ReadonlyArray<{path: string; content: string}>
   /** The queued reply, on a terminal (SPEC §18): its slot, type to queue and the countdown. */
   queue?: TurnQueue
+  /** The files a reply typed on the terminal mentions (`@PATH`, SPEC §19), read as `-a` reads them; rejects with one line. */
+  mentions?: (text: string) => Promise<ReadonlyArray<{path: string; content: string}>>
+}
+
+/** The tools `TurnDeps.moreTools` adds to one request. */
+export interface MoreTools {
+  definitions: ToolDefinition[]
+  configs: Record<string, ToolConfig>
+  enabled: ReadonlySet<string>
+  /** Those `-t` named (consent to run them without a terminal). */
+  explicit: ReadonlySet<string>
+}
+
+/** The deps of one step: `deps` with the tools ready now (the request and its calls see the same list). */
+async function withMoreTools(deps: TurnDeps): Promise<TurnDeps> {
+  if (!deps.moreTools) return deps
+  const more = await deps.moreTools()
+  if (more.definitions.length === 0) return deps
+  const tools = [...deps.tools, ...more.definitions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const enabledTools = new Set([...deps.enabledTools, ...more.enabled])
+  return {...deps, tools, toolConfigs: {...deps.toolConfigs, ...more.configs}, enabledTools, explicitTools: new Set([...deps.explicitTools, ...more.explicit])}
 }
 
 /** What the turn loop needs of the queued reply. */
@@ -92,7 +120,8 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
   let text = query
   for (let turns = 1; ; turns++) {
     // The query's attachments go with the query only.
-    const outcome = await runTurn(text, turns === 1 ? deps : {...deps, attachments: undefined})
+    const outcome = await runTurn(text, deps)
+    deps = {...deps, attachments: undefined}
     const queue = deps.queue
     if (outcome.type !== 'done' || !queue) return {...outcome, query: text, turns}
     // The user may be typing the reply this very moment.
@@ -107,6 +136,9 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
     if (end === 'keep') return {type: 'done', query: text, turns, kept: true}
     text = queue.take()
     deps.printer.event({type: 'queued_reply', text})
+    // The queued reply's mentions go with it, as the query's attachments went with the query.
+    const attachments = await mentionedFiles(deps, text)
+    deps = {...deps, attachments}
   }
 }
 
@@ -178,11 +210,27 @@ function atGapEnds(action: Exclude<TurnInterruptAction, {type: 'continue'}>): Tu
   }
 }
 
-/** The user's reply becomes the next user message (one from the editor was never on screen: echoed). */
+/** The user's reply becomes the next user message (one from the editor was never on screen: echoed), with the files it mentions. */
 async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Promise<void> {
   if (fromEditor) deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
-  deps.events.push(event.chatRequest(text))
+  const attachments = fromEditor ? [] : await mentionedFiles(deps, text)
+  deps.events.push(event.chatRequest(text), ...attachments.map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
+}
+
+/**
+ * A reply's mentioned files. The prompt checked them before it let the reply
+ * go; one that changed since (removed, grown) is a warning, and the reply
+ * goes without it rather than be lost.
+ */
+async function mentionedFiles(deps: TurnDeps, text: string): Promise<ReadonlyArray<{path: string; content: string}>> {
+  if (!deps.mentions) return []
+  try {
+    return await deps.mentions(text)
+  } catch (error) {
+    deps.printer.warn(`not attached: ${errorMessage(error)}`)
+    return []
+  }
 }
 
 async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
@@ -202,7 +250,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     await deps.completeEvents?.()
-    const result = await streamResponse(deps)
+    const step = await withMoreTools(deps)
+    const result = await streamResponse(step)
     // Whatever text was still waiting is written now (a failed write ends the turn here).
     await result.recorder.close()
     const decision = result.decision
@@ -264,7 +313,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
       continue
     }
 
-    const outcome = await runTools(deps, calls, decisions, async () => {
+    const outcome = await runTools(step, calls, decisions, async () => {
       const a = await atGap(gate)
       return a === undefined ? undefined : endingOf(a)
     })
@@ -379,6 +428,10 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     state.held = undefined
   }
 
+  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
+  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
+  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
+  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (error !== undefined && state.decision === undefined) {
@@ -537,6 +590,7 @@ async function runTools(
       enabledTools: deps.enabledTools,
       canPrompt: deps.interactive !== undefined,
       explicitTools: deps.explicitTools,
+      checkArguments: deps.checkArguments,
       prompter: deps.interactive?.prompter,
       interrupts: deps.interactive?.interrupts,
       // A timer on the terminal while the tool runs (ended by any output).
