@@ -12,6 +12,9 @@ import ConfigSet from './config/set.js'
 import ConfigShow from './config/show.js'
 import ConversationCode from './conversation/code.js'
 import ConversationEdit from './conversation/edit.js'
+import ConversationExport from './conversation/export.js'
+import ConversationFork from './conversation/fork.js'
+import ConversationGrep from './conversation/grep.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
 import ConversationRm from './conversation/rm.js'
@@ -31,6 +34,9 @@ export const COMMANDS = {
   'config:show': ConfigShow,
   'conversation:code': ConversationCode,
   'conversation:edit': ConversationEdit,
+  'conversation:export': ConversationExport,
+  'conversation:fork': ConversationFork,
+  'conversation:grep': ConversationGrep,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,
   'conversation:rm': ConversationRm,

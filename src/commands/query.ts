@@ -18,6 +18,12 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
   static flags = {
     new: Flags.boolean({char: 'n', description: 'Start a new conversation.'}),
     id: Flags.string({description: 'Continue the conversation with this id.', exclusive: ['new']}),
+    fork: Flags.string({
+      helpValue: 'ID[@TURN]',
+      description: 'Ask in a fork: a copy of conversation ID (default: the active one) up to turn TURN (default: all), made active. Write the value with `=` (`--fork=ID@2`); a bare --fork forks the active conversation.',
+      exclusive: ['new', 'id'],
+    }),
+    resume: Flags.boolean({description: 'Pick the conversation to continue from a list (a terminal is needed), and make it active.', exclusive: ['new', 'id', 'fork']}),
     model: Flags.string({char: 'm', helpValue: 'PROVIDER/MODEL', description: 'The model to use for this query.'}),
     tool: Flags.string({char: 't', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Enable a tool (and consent to run it without a terminal).'}),
     'no-tool': Flags.string({char: 'T', multiple: true, multipleNonGreedy: true, helpValue: 'NAME', description: 'Disable a tool.'}),
@@ -34,12 +40,17 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
   }
 
   async run(): Promise<void> {
+    // `--fork` takes an optional value, which oclif cannot express: bare, it is `--fork=` (the active conversation).
+    this.argv = this.argv.map((a) => (a === '--fork' ? '--fork=' : a))
     const {argv, flags} = await this.parse(Query)
     const {runQuery, isQueryError} = await import('../lib/query/pipeline.js')
+    const resume = flags.resume ? await this.pickResume() : undefined
     const options = {
       words: argv as string[],
       newConversation: flags.new,
       id: flags.id,
+      fork: flags.fork,
+      resume,
       model: flags.model,
       tools: flags.tool ?? [],
       noTools: flags['no-tool'] ?? [],
@@ -59,5 +70,17 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
       throw error
     }
     if (code !== 0) this.exit(code)
+  }
+
+  /** `--resume`: the conversation picked before the query starts (Esc: nothing is sent). */
+  private async pickResume(): Promise<string> {
+    const picked = await (await import('../lib/query/pick.js')).pickOutcome(await this.store())
+    if ('id' in picked) return picked.id
+    if (picked.none === 'no-terminal') {
+      const {failUsage, UsageError} = await import('../lib/cli/usage-error.js')
+      failUsage(new UsageError('--resume needs a terminal to pick from a list (use --id ID)', 'query'))
+    }
+    if (picked.none === 'escape') this.say('No conversation chosen; nothing was sent.')
+    this.exit(picked.none === 'escape' ? 0 : 130)
   }
 }

@@ -88,7 +88,7 @@ for (const [shell, how] of Object.entries(SHELLS) as Array<[keyof typeof SHELLS,
     })
 
     it('completes a flag, and the values of a flag with options', async () => {
-      await complete('jp query --for', 'jp query --format ')
+      await complete('jp query --form', 'jp query --format ') // (--for is also --fork's start)
       await complete('jp conversation edit --ti', 'jp conversation edit --title ')
       await candidates('jp query --format ', ['auto', 'json', 'text'])
       await complete('jp query --format j', 'jp query --format json ')

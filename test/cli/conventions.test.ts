@@ -98,8 +98,8 @@ describe('CLI conventions (SPEC §18)', function () {
     }
 
     it('a missing argument carries no hint about --cfg taking several values', async () => {
-      const r = await jp(['conversation', 'use'])
-      expect(r.stderr).to.equal(usage('missing argument ID', 'conversation use'))
+      const r = await jp(['conversation', 'rm'])
+      expect(r.stderr).to.equal(usage('missing argument ID', 'conversation rm'))
       expect(r.stderr).to.not.include('--cfg')
     })
 

@@ -51,6 +51,17 @@ describe('llm/resolveModel', () => {
     expect((error as Error).message).to.equal('unknown provider "mistral" in model id "mistral/large" (known: echo, anthropic, openai, openrouter, llamacpp, ollama)')
   })
 
+  for (const status of [401, 403]) {
+    it(`a ${status} names the key variable jp sent, never its value`, async () => {
+      server = await startReplayServer([{status, headers: {'content-type': 'application/json'}, body: '{"error":{"message":"bad key"}}'}])
+      const {provider, model} = await resolveModel('openai/gpt-4.1', providersAt(server.url), {OPENAI_API_KEY: 'sk-secret-value'})
+      const got = await collect(provider.stream({...hi, model}, never()))
+      const message = (got.error as Error).message
+      expect(message).to.include(`${status}`).and.include('(jp sent the key in OPENAI_API_KEY)')
+      expect(message).to.not.include('sk-secret')
+    })
+  }
+
   it('wires anthropic with its key from the environment', async () => {
     server = await startReplayServer([{body: fixture('anthropic-text.sse')}])
     const {provider, model} = await resolveModel('anthropic/claude-sonnet-4-5', providersAt(server.url), {ANTHROPIC_API_KEY: 'sk-ant-env'})

@@ -1,13 +1,19 @@
+import {Flags} from '@oclif/core'
 import {JpCommand} from '../../lib/cli/base-command.js'
 import {sanitizeUntrusted, untrustedJson} from '../../lib/text/untrusted.js'
 
 export default class ConversationLs extends JpCommand {
   static summary = 'List the conversations of the workspace'
-  static description = 'Pinned first, then most recently active. `*` marks the active conversation. With --format json, one JSON object per line.'
+  static description = `Pinned first, then most recently active. \`*\` marks the active conversation. With --format json, one JSON object per line.
+
+Outside any .jp/ workspace, conversations are kept per directory (the git repository's top level, else the current directory): only this directory's are listed, unless --all is given (then this directory's come first).`
   static aliases = ['c:ls']
+  static flags = {
+    all: Flags.boolean({char: 'a', description: "Outside a workspace: every directory's conversations, this directory's first."}),
+  }
 
   async run(): Promise<void> {
-    await this.parse(ConversationLs)
+    const {flags} = await this.parse(ConversationLs)
     const store = await this.store()
     let list
     try {
@@ -15,23 +21,30 @@ export default class ConversationLs extends JpCommand {
     } catch (e) {
       this.fail(e)
     }
+    const scope = store.workspace.scope
+    if (scope !== undefined) {
+      const here = list.filter((c) => c.directory === scope)
+      list = flags.all ? [...here, ...list.filter((c) => c.directory !== scope)] : here
+    }
     if (this.format() === 'json') {
       for (const c of list) process.stdout.write(untrustedJson({...c, title: c.title ?? null}) + '\n')
       return
     }
     if (list.length === 0) {
-      this.say(`No conversations in ${store.workspace.root} yet.`)
+      this.say(scope === undefined || flags.all ? `No conversations in ${store.workspace.root} yet.` : `No conversations for ${scope} yet (--all: every directory's).`)
       return
     }
     const {default: stringWidth} = await import('string-width')
+    const wide = scope !== undefined && flags.all
     // Titles come from piped queries and cloned repositories: never raw to the terminal.
     const rows = [
-      ['', 'ID', 'TITLE', 'LAST ACTIVE'],
+      ['', 'ID', 'TITLE', 'LAST ACTIVE', ...(wide ? ['DIRECTORY'] : [])],
       ...list.map((c) => [
         c.active ? '*' : ' ',
         sanitizeUntrusted(c.id),
         sanitizeUntrusted(c.error ? `(unreadable: ${c.error})` : `${c.pinned_at ? '📌 ' : ''}${c.title ?? '(untitled)'}`),
         sanitizeUntrusted(shortTime(c.last_activated_at ?? c.created_at)),
+        ...(wide ? [sanitizeUntrusted(c.directory ?? '-')] : []),
       ]),
     ]
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => stringWidth(r[i]))))

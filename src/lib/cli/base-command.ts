@@ -140,6 +140,7 @@ export abstract class JpCommand extends Command {
             this.say(`jp: no .jp/ workspace here; conversations are kept in the default workspace ${w.root} (run 'jp init' to make one here)`)
           }
         },
+        onScopeStarted: (dir) => this.say(`jp: a conversation of its own for ${dir} (outside a workspace each directory keeps its own; 'jp conversation ls --all' lists every one)`),
       })
     }
     return this.cachedStore

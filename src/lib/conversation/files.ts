@@ -17,7 +17,7 @@
 // disk became the new file. The few lines below loop until every byte is
 // written (a zero-byte write is an error), and only then rename.
 import {randomBytes} from 'node:crypto'
-import {constants} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readFileSync} from 'node:fs'
 import {chmod, lstat, mkdir, open, readdir, rename, unlink, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {jsonParts} from '../text/json-bytes.js'
@@ -285,6 +285,29 @@ export async function readBytes(path: string): Promise<Buffer | undefined> {
     return await fh.readFile()
   } finally {
     await fh.close()
+  }
+}
+
+/**
+ * `readBytes` without the thread pool: for scans of thousands of small files
+ * (`jp conversation ls`, `grep`), where each asynchronous call costs more
+ * than the read. Same refusals.
+ */
+export function readBytesSync(path: string): Buffer | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, READ_FLAGS)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    if (code === 'ELOOP' || code === 'EMLINK') throw new SymlinkRefusedError(path)
+    throw e
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotAFileError(path)
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
   }
 }
 

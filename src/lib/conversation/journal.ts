@@ -22,7 +22,7 @@ import {rm} from 'node:fs/promises'
 import {eventsProblem, type ConversationEvent} from './events.js'
 import {chunkOf, chunkText, type StreamedChunk} from './streamed-chunk.js'
 import {jsonParts, partsLength} from '../text/json-bytes.js'
-import {appendDurably, CorruptFileError, parseJson, readBytes, readText, toJsonParts, writeFileDurably} from './files.js'
+import {appendDurably, CorruptFileError, parseJson, readBytes, readBytesSync, readText, toJsonParts, writeFileDurably} from './files.js'
 
 /**
  * Folding the log into events.json failed, but every event is saved in the
@@ -85,6 +85,16 @@ export interface LoadedEvents {
 /** Reads events.json and replays events.log over it; CorruptFileError names the file and line. */
 export async function loadEvents(eventsPath: string, logPath: string): Promise<LoadedEvents> {
   const [base, log] = await Promise.all([readBytes(eventsPath), readText(logPath)])
+  return parseEvents(eventsPath, logPath, base, log)
+}
+
+/** `loadEvents` without the thread pool, for read-only scans of many conversations (`jp conversation grep`). */
+export function loadEventsSync(eventsPath: string, logPath: string): LoadedEvents {
+  return parseEvents(eventsPath, logPath, readBytesSync(eventsPath), readBytesSync(logPath)?.toString('utf8'))
+}
+
+/** The events of events.json's bytes with the journal's text replayed over them. */
+function parseEvents(eventsPath: string, logPath: string, base: Buffer | undefined, log: string | undefined): LoadedEvents {
   let events: ConversationEvent[] = []
   if (base !== undefined) {
     const parsed = parseJson(eventsPath, base.toString('utf8'))

@@ -10,9 +10,9 @@
 // opened with no-follow semantics (files.ts); a link is refused by name.
 import {createHash} from 'node:crypto'
 import {chmod, lstat, mkdir, readdir, rm} from 'node:fs/promises'
-import {basename, join} from 'node:path'
+import {basename, dirname, join} from 'node:path'
 import type {ConversationEvent} from './events.js'
-import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readText, realDirs, removeStaleTemps, SymlinkRefusedError, toJson, writeFileDurably, writeIfChanged} from './files.js'
+import {CorruptFileError, DIR_MODE, ensurePrivateDir, parseJson, readBytesSync, readText, realDirs, removeStaleTemps, SymlinkRefusedError, toJson, writeFileDurably, writeIfChanged} from './files.js'
 import {EventJournal, loadEvents} from './journal.js'
 import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
@@ -42,6 +42,8 @@ export interface ConversationSummary {
   pinned_at?: string
   last_activated_at?: string
   created_at?: string
+  /** Outside a workspace: the directory the conversation was started in (its scope). */
+  directory?: string
   active: boolean
   /** Set when metadata.json could not be read; the rest is then unknown. */
   error?: string
@@ -68,12 +70,14 @@ export class ConversationNotFoundError extends Error {
 
 /** Names a conversation directory may have: no separators, no dot-files. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
-const META_STRING_KEYS = ['title', 'pinned_at', 'last_activated_at', 'created_at'] as const
+const META_STRING_KEYS = ['title', 'pinned_at', 'last_activated_at', 'created_at', 'directory'] as const
 
 export interface StoreOptions {
   env?: NodeJS.ProcessEnv
   /** Called when a write had to create the workspace directories (the default workspace's first use). */
   onWorkspaceCreated?: (ws: Workspace) => void
+  /** Called when a directory outside any workspace gets its first active conversation (see `Workspace.scope`). */
+  onScopeStarted?: (dir: string) => void
 }
 
 export class ConversationStore {
@@ -143,23 +147,23 @@ export class ConversationStore {
       throw e
     }
     const active = await this.activeId().catch(() => undefined)
-    const out: ConversationSummary[] = []
-    for (const id of names) {
+    // Read synchronously: thousands of small files cost more in thread-pool round trips than in reading.
+    const summarize = (id: string): ConversationSummary => {
       const summary: ConversationSummary = {id, active: id === active}
       // Listed, so the user sees it, but never read through.
       if (links.has(id)) {
         summary.error = new SymlinkRefusedError(this.paths(id).dir).message
-        out.push(summary)
-        continue
+        return summary
       }
       try {
-        const meta = await this.readMetadata(this.paths(id).metadata)
+        const meta = this.checkMetadata(this.paths(id).metadata, this.readKnownJsonSync(this.paths(id).metadata))
         for (const k of META_STRING_KEYS) if (typeof meta[k] === 'string') summary[k] = meta[k] as string
       } catch (e) {
         summary.error = (e as Error).message
       }
-      out.push(summary)
+      return summary
     }
+    const out = names.map(summarize)
     const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
     return out.sort(
       (a, b) =>
@@ -177,8 +181,19 @@ export class ConversationStore {
     return parseJson(path, text)
   }
 
+  /** `readKnownJson` without the thread pool (a listing reads thousands of these). */
+  private readKnownJsonSync(path: string): unknown {
+    const text = readBytesSync(path)?.toString('utf8')
+    if (text === undefined) return undefined
+    this.known.set(path, text)
+    return parseJson(path, text)
+  }
+
   private async readMetadata(path: string): Promise<ConversationMetadata> {
-    const meta = await this.readKnownJson(path)
+    return this.checkMetadata(path, await this.readKnownJson(path))
+  }
+
+  private checkMetadata(path: string, meta: unknown): ConversationMetadata {
     if (meta === undefined) return {}
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new CorruptFileError(path, 'expected a JSON object')
     for (const k of META_STRING_KEYS) {
@@ -269,6 +284,7 @@ export class ConversationStore {
         const now = new Date().toISOString()
         const meta: ConversationMetadata = {created_at: now, last_activated_at: now}
         if (opts.title !== undefined) meta.title = opts.title
+        if (this.workspace.scope !== undefined) meta.directory = this.workspace.scope
         const p = this.paths(id)
         // Three independent files: written together, each atomically.
         await Promise.all([this.writeKnown(p.metadata, toJson(meta)), writeFileDurably(p.events, toJson([])), this.writeKnown(p.baseConfig, toJson(opts.baseConfig ?? {}))])
@@ -280,8 +296,16 @@ export class ConversationStore {
     }
   }
 
+  /**
+   * Where the active conversation's id is kept: `.jp/active_conversation`;
+   * outside any workspace, one file per directory (`.jp/active/<dir's key>`),
+   * so a query in one directory never continues another's conversation.
+   */
   private get activeFile(): string {
-    return join(this.workspace.jpDir, 'active_conversation')
+    const scope = this.workspace.scope
+    if (scope === undefined) return join(this.workspace.jpDir, 'active_conversation')
+    const slug = basename(scope).replace(/[^A-Za-z0-9._-]/g, '_') || 'root'
+    return join(this.workspace.jpDir, 'active', `${slug}-${createHash('sha256').update(scope).digest('hex').slice(0, 16)}`)
   }
 
   /**
@@ -290,7 +314,7 @@ export class ConversationStore {
    * conversation) is refused, not followed.
    */
   async activeId(): Promise<string | undefined> {
-    if (!(await realDirs([this.workspace.jpDir]))) return undefined
+    if (!(await realDirs([this.workspace.jpDir, dirname(this.activeFile)]))) return undefined
     const text = await readText(this.activeFile)
     if (text === undefined) return undefined
     this.known.set(this.activeFile, text)
@@ -306,11 +330,15 @@ export class ConversationStore {
     // Only the metadata is needed: the history is not parsed to stamp a time.
     const loaded = this.loaded.get(id)
     const metadata = loaded ? (await loaded).metadata : await this.readMetadata(this.paths(id).metadata)
+    const scope = this.workspace.scope
+    const first = scope !== undefined && !(await lstat(this.activeFile).catch(() => undefined))
+    if (scope !== undefined) await ensurePrivateDir(dirname(this.activeFile))
     await Promise.all([
       this.saveMetadata(id, {...metadata, last_activated_at: new Date().toISOString()}),
       // No lock guards this file: compared with what is on disk now, not with what this command read earlier.
       writeIfChanged(this.activeFile, id + '\n'),
     ])
+    if (first) this.opts.onScopeStarted?.(scope)
   }
 
   /** Deletes a conversation (and its draft). Fails if another process holds its lock. */

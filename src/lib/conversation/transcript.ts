@@ -10,6 +10,7 @@ import {sanitize} from '../printer/sanitize.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import type {ConversationEvent} from './events.js'
 import type {Conversation} from './store.js'
+import {forkedFrom} from './fork.js'
 import {sumUsage, usageLine} from './usage.js'
 
 export interface TranscriptOptions {
@@ -27,6 +28,8 @@ export async function renderTranscript(conv: Conversation, opts: TranscriptOptio
   const clean = tty ? (s: string) => sanitizeUntrusted(s, {multiline: true}) : (s: string) => s
   const title = typeof conv.metadata.title === 'string' ? conv.metadata.title : '(untitled)'
   const out: string[] = [`${conv.id}  ${tty ? sanitizeUntrusted(title) : title}`]
+  const from = forkedFrom(conv.metadata)
+  if (from) out.push(`forked from ${tty ? sanitizeUntrusted(from.id) : from.id} at turn ${from.turn}`)
   const markdown = tty && opts.style ? await terminalMarkdown(opts.style, opts.columns ?? 80) : undefined
   // Each turn ends with what it cost (the usage of its responses, summed), when the provider said.
   let turn = 0

@@ -14,6 +14,12 @@ export interface Workspace {
   conversationsDir: string
   /** True for the user-level default workspace (no `.jp/` found). */
   isDefault: boolean
+  /**
+   * In the default workspace: the directory whose conversations these are —
+   * the top of the git repository holding the cwd, else the cwd. Each such
+   * directory has its own active conversation (issue 39).
+   */
+  scope?: string
 }
 
 export class WorkspaceError extends Error {
@@ -57,7 +63,27 @@ export async function findWorkspace(opts: {cwd: string; explicit?: string; env?:
     if (await isDir(join(dir, JP_DIR))) return workspaceAt(dir, false)
     if (dirname(dir) === dir) break
   }
-  return workspaceAt(defaultWorkspaceRoot(env), true)
+  return {...workspaceAt(defaultWorkspaceRoot(env), true), scope: await conversationScope(opts.cwd)}
+}
+
+/**
+ * The directory a conversation outside any workspace belongs to: the nearest
+ * directory holding `.git` (a repository's top level, or a worktree's: `.git`
+ * is then a file), found by walking up rather than by spawning git; else the
+ * cwd itself.
+ */
+export async function conversationScope(cwd: string): Promise<string> {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (await exists(join(dir, '.git'))) return dir
+    if (dirname(dir) === dir) return resolve(cwd)
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  )
 }
 
 /** Creates `<dir>/.jp/conversations/`; returns the workspace. Existing files are left alone. */

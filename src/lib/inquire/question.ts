@@ -48,7 +48,7 @@ export async function askQuestion(message: string, options: QuestionOptions = {}
 }
 
 /** Inquirer ends the output it is given when done; the caller's stream must outlive one question. */
-function unendable(out: NodeJS.WritableStream): Writable {
+export function unendable(out: NodeJS.WritableStream): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
       out.write(chunk, () => done())
@@ -64,7 +64,7 @@ type RawCapable = NodeJS.ReadableStream & {isRaw?: boolean; setRawMode?: (mode: 
  * in the restore registry while it is on; it does not claim to be a TTY, so
  * inquirer keeps keys typed ahead of the question.
  */
-function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; stop(): void} {
+export function oneKeyPerRead(source: NodeJS.ReadableStream, intercept?: (sequence: string) => boolean): {stream: PassThrough; stop(): void} {
   const raw = source as RawCapable
   let unregisterRaw: (() => void) | undefined
   const stream = Object.assign(new PassThrough(), {
@@ -79,7 +79,7 @@ function oneKeyPerRead(source: NodeJS.ReadableStream): {stream: PassThrough; sto
     },
   })
   const keys = keyFeed((decoded) => {
-    for (const {sequence} of decoded) if (sequence !== '' && !stream.destroyed) stream.write(sequence)
+    for (const {sequence} of decoded) if (sequence !== '' && !stream.destroyed && !intercept?.(sequence)) stream.write(sequence)
   })
   const onData = (chunk: Buffer | string) => keys.feed(chunk)
   const onEnd = () => stream.end()

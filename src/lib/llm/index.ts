@@ -4,7 +4,7 @@
 import {envBaseUrl, modelIdProblem, PROVIDER_NAMES, providerSpec, type ProviderName, type ProviderSpec} from '../config/providers.js'
 import type {ProviderConfig} from '../config/types.js'
 import {modelParametersProblem, type ModelParameters} from './parameters.js'
-import type {Provider} from './types.js'
+import {isProviderError, ProviderError, type Provider} from './types.js'
 
 export * from './types.js'
 
@@ -73,7 +73,8 @@ export async function resolveModel(
   }
 
   const warning = apiKey ? plainHttpKeyWarning(name, config.base_url, config.api_key_env!) : undefined
-  const provider = await createProvider(wire, {name, baseUrl: config.base_url, apiKey, timeoutMs})
+  const created = await createProvider(wire, {name, baseUrl: config.base_url, apiKey, timeoutMs})
+  const provider = apiKey ? namingKeyOnRefusal(created, config.api_key_env!) : created
   return warning ? {provider, model, warning} : {provider, model}
 }
 
@@ -120,4 +121,23 @@ function baseUrlProblem(name: string, spec: ProviderSpec, baseUrl: string, env: 
   if (protocol === 'http:' || protocol === 'https:') return undefined
   const from = spec.baseUrlEnv !== undefined && envBaseUrl(spec, env) === baseUrl ? ` (from ${spec.baseUrlEnv})` : ''
   return `providers.llm.${name}.base_url = ${JSON.stringify(baseUrl)}${from}: expected an http:// or https:// URL`
+}
+
+/**
+ * A 401 or 403 says which variable the key came from (never the key), so
+ * the user knows what to fix: `openai: 401 bad key (jp sent the key in OPENAI_API_KEY)`.
+ */
+function namingKeyOnRefusal(provider: Provider, keyVar: string): Provider {
+  const wrapped = Object.create(provider) as Provider & {stream: Provider['stream']}
+  wrapped.stream = async function* (req, signal) {
+    try {
+      yield* provider.stream(req, signal)
+    } catch (error) {
+      if (isProviderError(error) && (error.status === 401 || error.status === 403)) {
+        throw new ProviderError(`${error.message} (jp sent the key in ${keyVar})`, {provider: error.provider, status: error.status, retryable: false, cause: error})
+      }
+      throw error
+    }
+  }
+  return wrapped
 }

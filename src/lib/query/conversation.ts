@@ -12,10 +12,12 @@ import {QueryError, userFacing} from './errors.js'
 /** The conversation named by `--id`, else (without `--new`) the active one; undefined: a new one. */
 export async function resolveConversation(
   store: ConversationStore,
-  flags: {id?: string; newConversation: boolean},
+  flags: {id?: string; newConversation: boolean; fork?: string; resume?: string},
 ): Promise<string | undefined> {
   // A link planted in the store is refused here, as one line (storage errors are the user's to fix).
   return userFacing(async () => {
+    if (flags.fork !== undefined) return forkFor(store, flags.fork)
+    if (flags.resume !== undefined) return flags.resume
     if (flags.id !== undefined) {
       // An empty --id (e.g. an unset shell variable) must not quietly continue the active conversation.
       if (flags.id.trim() === '') throw new QueryError("--id: the conversation id is empty (see 'jp conversation ls')")
@@ -24,6 +26,17 @@ export async function resolveConversation(
     }
     return flags.newConversation ? undefined : store.activeId()
   })
+}
+
+/** `--fork[=ID[@TURN]]`: the fork is made (and made active) before the query is composed; it continues it. */
+async function forkFor(store: ConversationStore, spec: string): Promise<string> {
+  const {forkConversation, isForkError, parseForkSpec} = await import('../conversation/fork.js')
+  try {
+    return (await forkConversation(store, parseForkSpec(spec))).id
+  } catch (error) {
+    if (isForkError(error)) throw new QueryError(error.message)
+    throw error
+  }
 }
 
 /** What the composed query brings to the conversation: its draft file and an edited config block. */

@@ -31,6 +31,10 @@ export interface QueryOptions {
   words: string[]
   newConversation: boolean
   id?: string
+  /** `--fork[=ID[@TURN]]`: ask in a fork of that conversation ('' = the active one, every turn). */
+  fork?: string
+  /** `--resume`: the conversation picked from the list (made active). */
+  resume?: string
   model?: string
   tools: string[]
   noTools: string[]

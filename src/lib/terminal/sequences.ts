@@ -62,3 +62,7 @@ export const ERASE_BELOW = '\u001b[J'
 export function rowAboveAt(column: number): string {
   return '\u001b[A' + (column > 0 ? `\u001b[${column + 1}G` : '\r')
 }
+
+/** A search match on the terminal (`jp conversation grep`): bold red, then every attribute off. */
+export const MATCH_ON = '\u001b[1;31m'
+export const MATCH_OFF = '\u001b[0m'
