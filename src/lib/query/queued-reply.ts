@@ -59,6 +59,26 @@ export class QueuedReplyDraft implements ReplySlot {
     return text
   }
 
+  /**
+   * Next-step delivery (SPEC §19): the queued reply leaves the slot at once
+   * (so nothing sends it twice); the draft keeps it until `delivered`.
+   */
+  takeForStep(): string | undefined {
+    const text = this.queued
+    this.queued = undefined
+    return text
+  }
+
+  /** The reply taken for a step is stored in the conversation: the draft keeps only what is still queued (or being sent). */
+  async delivered(): Promise<void> {
+    await this.write(this.queued ?? this.sending)
+  }
+
+  /** A reply delivered at a step whose turn was discarded (`a`): kept in the draft, in front of what is queued. */
+  async restore(text: string): Promise<void> {
+    await this.keepUnsent(text)
+  }
+
   /** The run is over and the last turn, a sent queued reply, ended well: the draft no longer holds it. */
   async sent(): Promise<void> {
     if (this.sending === undefined || this.queued !== undefined) return

@@ -143,6 +143,10 @@ async function turnQueue(
     idle: () => typing?.idle() ?? Promise.resolve(),
     countdown: () =>
       queueCountdown({seconds: config.interrupt.queue_countdown_secs, status: (text) => printer.startStatus(text), keys: keyReader, router}),
+    delivery: config.interrupt.queue_delivery,
+    takeForStep: () => queued.takeForStep(),
+    delivered: () => queued.delivered(),
+    restore: (text) => queued.restore(text),
   }
 }
 

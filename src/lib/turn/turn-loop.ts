@@ -4,7 +4,7 @@
 // every event of the turn in the conversation as it goes, so an interrupted,
 // failed or killed turn keeps what it had.
 import type {ToolConfig} from '../config/types.js'
-import {event, userQueries, type ConversationEvent} from '../conversation/events.js'
+import {event, userQueries, type ConversationEvent, type QueuedDelivery} from '../conversation/events.js'
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
@@ -76,6 +76,18 @@ export interface TurnQueue {
   idle(): Promise<void>
   /** The countdown before sending: `send` (run out, Enter), `keep` (Ctrl+C) or `shutdown`. */
   countdown(): Promise<'send' | 'keep' | 'shutdown'>
+  /** `interrupt.queue_delivery` (SPEC §19); undefined: `turn_end`. */
+  delivery?: QueuedDelivery
+  /**
+   * Next-step delivery: what is queued leaves the slot now (undefined:
+   * nothing); the draft keeps it until `delivered` (the message is stored
+   * by then), so a crash in between loses nothing.
+   */
+  takeForStep?(): string | undefined
+  /** The reply taken by `takeForStep` is in the stored conversation: the draft lets go of it. */
+  delivered?(): Promise<void>
+  /** A delivered reply whose turn was discarded (`a`): the draft holds it again. */
+  restore?(text: string): Promise<void>
 }
 
 /** A run's outcome: its last turn's, with that turn's query and how many turns ran. `kept`: Ctrl+C at the countdown. */
@@ -92,7 +104,7 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
   let text = query
   for (let turns = 1; ; turns++) {
     // The query's attachments go with the query only.
-    const outcome = await runTurn(text, turns === 1 ? deps : {...deps, attachments: undefined})
+    const outcome = await runTurn(text, turns === 1 ? deps : {...deps, attachments: undefined}, turns === 1 ? undefined : 'turn_end')
     const queue = deps.queue
     if (outcome.type !== 'done' || !queue) return {...outcome, query: text, turns}
     // The user may be typing the reply this very moment.
@@ -106,7 +118,7 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
     if (end === 'shutdown') return {type: 'shutdown', query: text, turns}
     if (end === 'keep') return {type: 'done', query: text, turns, kept: true}
     text = queue.take()
-    deps.printer.event({type: 'queued_reply', text})
+    deps.printer.event({type: 'queued_reply', delivered: 'turn_end', text})
   }
 }
 
@@ -139,13 +151,14 @@ interface StreamResult {
   shutdown: boolean
 }
 
-export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcome> {
+/** One turn; `queued`: its query is a queued reply sent after the last turn. */
+export async function runTurn(query: string, deps: TurnDeps, queued?: QueuedDelivery): Promise<TurnOutcome> {
   // The turn scope: a Ctrl+C between phases (no stream, no tool running)
   // opens the turn menu; the loop waits for its answer at the next gap.
   const gate = deps.interactive ? new MenuGate(() => deps.interactive!.interrupts.handleTurnInterrupt()) : undefined
   const pop = gate ? deps.router?.push(() => gate.interrupt()) : undefined
   try {
-    return await turnLoop(query, deps, gate)
+    return await turnLoop(query, deps, gate, queued)
   } finally {
     pop?.()
   }
@@ -185,11 +198,13 @@ async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Prom
   await deps.persist()
 }
 
-async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
+async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined, queued?: QueuedDelivery): Promise<TurnOutcome> {
   const turnStart = deps.events.length
-  deps.events.push(event.turnStart(), event.chatRequest(query), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
+  deps.events.push(event.turnStart(), event.chatRequest(query, queued), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   const decisions = new TurnToolDecisions()
+  // The last step's tool calls were answered: the next request carries their results.
+  let afterTools = false
 
   for (let step = 0; step < MAX_STEPS; step++) {
     const gap = await atGap(gate)
@@ -201,6 +216,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
+    if (afterTools) await deliverAtStep(deps)
+    afterTools = false
     await deps.completeEvents?.()
     const result = await streamResponse(deps)
     // Whatever text was still waiting is written now (a failed write ends the turn here).
@@ -208,8 +225,9 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     const decision = result.decision
 
     if (decision?.type === 'abort') {
-      deps.events.splice(turnStart)
+      const discarded = deps.events.splice(turnStart)
       await deps.persist()
+      await restoreSteered(deps, discarded)
       deps.printer.notice('Aborted: the turn was discarded.')
       return {type: 'aborted'}
     }
@@ -271,10 +289,38 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
     if (typeof outcome === 'object') await addReply(deps, outcome.reply, outcome.fromEditor)
+    afterTools = true
   }
 
   deps.printer.warn(`Stopped after ${MAX_STEPS} model requests in one turn.`)
   return {type: 'stopped'}
+}
+
+/**
+ * Next-step delivery (SPEC §19): a reply queued while the model worked goes
+ * with the request that carries the tool results, after them. Only here, at
+ * the gap before a request: no tool prompt is open (the tools are answered)
+ * and a `Queue:` prompt still open is waited for. Stored before the draft
+ * lets go of it: exactly once, never lost.
+ */
+async function deliverAtStep(deps: TurnDeps): Promise<void> {
+  const queue = deps.queue
+  if (queue?.delivery !== 'next_step' || !queue.takeForStep) return
+  await queue.idle()
+  const text = queue.takeForStep()
+  if (text === undefined) return
+  deps.events.push(event.chatRequest(text, 'next_step'))
+  await deps.persist()
+  await queue.delivered?.()
+  deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
+  deps.printer.event({type: 'queued_reply', delivered: 'next_step', text})
+}
+
+/** The turn was discarded (`a`): replies delivered at a step in it are queued text again, kept as the draft. */
+async function restoreSteered(deps: TurnDeps, discarded: readonly ConversationEvent[]): Promise<void> {
+  for (const e of discarded) {
+    if (e.type === 'chat_request' && e.queued === 'next_step') await deps.queue?.restore?.(String(e.content))
+  }
 }
 
 /** The outcome of a failed response; a turn the model never answered at all is taken back. */
