@@ -618,7 +618,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as {type: string; text?: string})
-      expect(events.filter((e) => e.type === 'queued_reply')).to.deep.equal([{type: 'queued_reply', text: 'via the pipe'}])
+      expect(events.filter((e) => e.type === 'queued_reply')).to.deep.equal([{type: 'queued_reply', delivered: 'turn_end', text: 'via the pipe'}])
       const text = events.filter((e) => e.type === 'text').map((e) => e.text).join('')
       expect(text).to.equal(fullText(first) + 'short answer.')
       expect(users(1).at(-1)).to.equal('via the pipe')
