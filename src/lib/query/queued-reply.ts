@@ -19,6 +19,8 @@ export class QueuedReplyDraft implements ReplySlot {
   private queued: string | undefined
   /** The queued reply being sent as the run's current turn (the draft keeps it until that turn ends well). */
   private sending: string | undefined
+  /** Told what is queued whenever that changes (undefined: nothing): the queued reply's line follows it. */
+  onChange: ((text: string | undefined) => void) | undefined
 
   /**
    * `kept`: query text already in the draft that is not this run's query (a
@@ -43,11 +45,13 @@ export class QueuedReplyDraft implements ReplySlot {
   async set(text: string): Promise<void> {
     await this.write(text)
     this.queued = text
+    this.onChange?.(text)
   }
 
   async clear(): Promise<void> {
     await this.write(undefined)
     this.queued = undefined
+    this.onChange?.(undefined)
   }
 
   /** The queued reply is sent as the next turn: the slot is empty again, the draft keeps the text until that turn ends well. */
@@ -56,6 +60,7 @@ export class QueuedReplyDraft implements ReplySlot {
     if (text === undefined) throw new Error('no queued reply to send')
     this.queued = undefined
     this.sending = text
+    this.onChange?.(undefined)
     return text
   }
 
@@ -66,6 +71,7 @@ export class QueuedReplyDraft implements ReplySlot {
   takeForStep(): string | undefined {
     const text = this.queued
     this.queued = undefined
+    if (text !== undefined) this.onChange?.(undefined)
     return text
   }
 

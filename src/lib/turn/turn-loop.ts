@@ -76,6 +76,8 @@ export interface TurnQueue {
   idle(): Promise<void>
   /** The countdown before sending: `send` (run out, Enter), `keep` (Ctrl+C) or `shutdown`. */
   countdown(): Promise<'send' | 'keep' | 'shutdown'>
+  /** Whether a `Queue:` prompt is open now (the slot is being edited: not taken from under it). */
+  composing?(): boolean
   /** `interrupt.queue_delivery` (SPEC §19); undefined: `turn_end`. */
   delivery?: QueuedDelivery
   /**
@@ -299,14 +301,15 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
 /**
  * Next-step delivery (SPEC §19): a reply queued while the model worked goes
  * with the request that carries the tool results, after them. Only here, at
- * the gap before a request: no tool prompt is open (the tools are answered)
- * and a `Queue:` prompt still open is waited for. Stored before the draft
- * lets go of it: exactly once, never lost.
+ * the gap before a request: no tool prompt is open (the tools are answered).
+ * A `Queue:` prompt still open is not waited for (the loop goes on while the
+ * user writes): what it edits stays in the slot for a later step or the
+ * turn's end, never taken from under it — which would send it twice. Stored
+ * before the draft lets go of it: exactly once, never lost.
  */
 async function deliverAtStep(deps: TurnDeps): Promise<void> {
   const queue = deps.queue
-  if (queue?.delivery !== 'next_step' || !queue.takeForStep) return
-  await queue.idle()
+  if (queue?.delivery !== 'next_step' || !queue.takeForStep || queue.composing?.()) return
   const text = queue.takeForStep()
   if (text === undefined) return
   deps.events.push(event.chatRequest(text, 'next_step'))
