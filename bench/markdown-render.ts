@@ -12,14 +12,17 @@
 // (scripts/highlight-patch.js); BENCH_MD_BEFORE_UNPATCHED=1 bundles the
 // before without it (to measure the patch itself).
 //
-// Run: node --import tsx bench/markdown-render.ts   (BENCH_MD_RUNS=5, BENCH_MD_SIZES=2,20, BENCH_MD_BEFORE=DIR, BENCH_MD_BEFORE_UNPATCHED=1)
+// Both corpora of bench/markdown.ts (BENCH_MD_CORPORA=text,code): the
+// text-heavy answer and the code- and table-heavy one.
+//
+// Run: node --import tsx bench/markdown-render.ts   (BENCH_MD_RUNS=5, BENCH_MD_SIZES=2,20, BENCH_MD_CORPORA=text,code, BENCH_MD_BEFORE=DIR, BENCH_MD_BEFORE_UNPATCHED=1)
 import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {textHeavyAnswer} from './markdown.js'
+import {answerOf, CORPUS_NAME, type Corpus} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 import {bundleRenderer, CHILD_HEADER} from './lib/renderer-bundle.js'
 
@@ -29,6 +32,7 @@ const SIZES = (process.env.BENCH_MD_SIZES ?? '2,20').split(',').map(Number)
 const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE) : undefined
 const UNPATCHED_BEFORE = process.env.BENCH_MD_BEFORE_UNPATCHED === '1'
 const CHUNK = 200
+const CORPORA = (process.env.BENCH_MD_CORPORA ?? 'text,code').split(',') as Corpus[]
 
 interface Sample {
   /** Wall time of the render. */
@@ -82,9 +86,9 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const now = await bundle(join(ROOT, 'src', 'lib', 'markdown'), dir, 'now')
     const then = BEFORE ? await bundle(BEFORE, dir, 'before', !UNPATCHED_BEFORE) : undefined
-    for (const mb of SIZES) {
-      const answer = join(dir, `answer-${mb}.md`)
-      writeFileSync(answer, textHeavyAnswer(mb * 1024 * 1024))
+    for (const [mb, corpus] of SIZES.flatMap((mb) => CORPORA.map((c) => [mb, c] as const))) {
+      const answer = join(dir, `answer-${corpus}-${mb}.md`)
+      writeFileSync(answer, answerOf(corpus, mb * 1024 * 1024))
       for (const chunked of [false, true]) {
         const after: Sample[] = []
         const before: Sample[] = []
@@ -102,13 +106,13 @@ export async function run(): Promise<BenchRow[]> {
           const b = before.length > 0 ? stats(before.map((s) => s[field] / mb)) : undefined
           const what = field === 'ms' ? 'wall' : 'CPU'
           process.stderr.write(
-            `markdown render ${mb} MB ${how}, ${what}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
+            `markdown render ${mb} MB ${CORPUS_NAME[corpus]} ${how}, ${what}: ms/MB min/median/max ${a.min.toFixed(0)}/${a.median.toFixed(0)}/${a.max.toFixed(0)}` +
               (b ? `, before ${b.min.toFixed(0)}/${b.median.toFixed(0)}/${b.max.toFixed(0)}; bytes ${same ? 'identical' : 'DIFFER'}` : '') +
               `; sha256 ${[...hashes].join(',').slice(0, 16)}\n`,
           )
           rows.push({
             bench: 'markdown-render',
-            metric: `${mb} MB text-heavy answer, ${how}, in process, ${what} (ms per MB, median)`,
+            metric: `${mb} MB ${CORPUS_NAME[corpus]} answer, ${how}, in process, ${what} (ms per MB, median)`,
             value: Math.round(a.median),
             spread: [Math.round(a.min), Math.round(a.max)],
             unit: 'ms/MB',

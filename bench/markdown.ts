@@ -20,7 +20,12 @@
 // bin/run.js of another build, e.g. main's) adds that build's rows to the
 // same loop: before/after in one run.
 //
-// Run: node --import tsx bench/markdown.ts   (BENCH_MARKDOWN_RUNS, BENCH_MARKDOWN_SIZES=tiny,2,20: MB or `tiny`)
+// Two corpora, same run (issue 35): the text-heavy answer (prose, now and
+// then a code block or a table) and a code- and table-heavy one
+// (bench/lib/code-heavy.ts: about half its blocks code in nine languages,
+// several tables); `tiny` is prose only.
+//
+// Run: node --import tsx bench/markdown.ts   (BENCH_MARKDOWN_RUNS, BENCH_MARKDOWN_SIZES=tiny,2,20: MB or `tiny`, BENCH_MARKDOWN_CORPORA=text,code)
 import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
@@ -29,6 +34,7 @@ import {fileURLToPath} from 'node:url'
 import pty from '@lydell/node-pty'
 
 import {listenLocal} from '../test/helpers/local-server.js'
+import {codeHeavyAnswer} from './lib/code-heavy.js'
 import {benchHome} from './lib/jp-run.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
@@ -37,6 +43,16 @@ const BIN = join(ROOT, 'bin', 'run.js')
 const RUNS = Number(process.env.BENCH_MARKDOWN_RUNS ?? 3)
 const SIZES = (process.env.BENCH_MARKDOWN_SIZES ?? 'tiny,2,20').split(',')
 const BASE_BIN = process.env.BENCH_MARKDOWN_BASE_BIN
+const CORPORA = (process.env.BENCH_MARKDOWN_CORPORA ?? 'text,code').split(',') as Corpus[]
+
+/** The answers the benches render: `text` (text-heavy) or `code` (code- and table-heavy). */
+export type Corpus = 'text' | 'code'
+
+export function answerOf(corpus: Corpus, bytes: number): string {
+  return corpus === 'code' ? codeHeavyAnswer(bytes) : textHeavyAnswer(bytes)
+}
+
+export const CORPUS_NAME: Record<Corpus, string> = {text: 'text-heavy', code: 'code- and table-heavy'}
 /** The tiny answer's size (bytes): a few paragraphs, no code. */
 const TINY = 2048
 const FIRST = '# Answer\n\n'
@@ -226,9 +242,12 @@ function sizeOf(spec: string): {bytes: number; label: string} {
 
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
-  for (const spec of SIZES) {
-    const {bytes, label} = sizeOf(spec)
-    const answer = textHeavyAnswer(bytes)
+  const runs = SIZES.flatMap((spec) => (spec === 'tiny' ? [{spec, corpus: 'text' as Corpus}] : CORPORA.map((corpus) => ({spec, corpus}))))
+  for (const {spec, corpus} of runs) {
+    const size = sizeOf(spec)
+    const {bytes} = size
+    const label = `${size.label} ${CORPUS_NAME[corpus]}`
+    const answer = answerOf(corpus, bytes)
     const server = await startServer(answer)
     const dir = mkdtempSync(join(tmpdir(), 'jp-bench-md-'))
     try {
@@ -263,7 +282,7 @@ export async function run(): Promise<BenchRow[]> {
           `markdown ${label}: jp CPU by thread, median ms (main / busiest other: the render worker / the rest): rendered ${threadsOf('rendered')}, raw ${threadsOf('raw')}\n`,
       )
       const off = 'style.markdown = false'
-      rows.push(row(`${label} text-heavy answer → pty, rendered (wall, median)`, wOn, wOff, off, '≤ 1.3×', wOn.median / wOff.median <= 1.3))
+      rows.push(row(`${label} answer → pty, rendered (wall, median)`, wOn, wOff, off, '≤ 1.3×', wOn.median / wOff.median <= 1.3))
       if (spec === 'tiny') rows.push({bench: 'markdown', metric: `${label}: rendered − raw wall (the fixed cost of rendering)`, value: wOn.median - wOff.median, unit: 'ms', target: 'report', pass: true})
       if (Number.isFinite(cOn.median)) rows.push(row(`${label}: jp CPU time, rendered (median; the wall less the machine's load)`, cOn, cOff, off, '≤ 1.3×', cOn.median / cOff.median <= 1.3))
       rows.push(row(`${label}: first rendered byte after the first token (median)`, fOn, fOff, off, '≤ 5 ms', fOn.median <= 5))

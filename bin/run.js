@@ -60,20 +60,22 @@ async function runCli() {
 
 /**
  * `jp -w DIR conversation ls` → `jp conversation ls -w DIR`: oclif routes on
- * the first word, so jp's global flags (-c/--cfg, -w/--workspace, --format)
- * given before the command move behind it (before a `--`, if any).
+ * the first word, so jp's global flags (-c/--cfg, -w/--workspace-dir, --format)
+ * given before the command move behind it (before a `--`, if any). Before
+ * the command, the old `--workspace DIR` can only mean the directory: it
+ * moves as `--workspace-dir` (behind `config set`, --workspace is a switch).
  */
 function globalFlagsAfterCommand(argv) {
-  const WITH_VALUE = new Set(['-c', '--cfg', '-w', '--workspace', '--format'])
+  const WITH_VALUE = new Set(['-c', '--cfg', '-w', '--workspace-dir', '--workspace', '--format'])
   const leading = []
   let i = 0
   while (i < argv.length) {
     const arg = argv[i]
     if (WITH_VALUE.has(arg) && i + 1 < argv.length) {
-      leading.push(arg, argv[i + 1])
+      leading.push(arg === '--workspace' ? '--workspace-dir' : arg, argv[i + 1])
       i += 2
-    } else if (/^(--cfg|--workspace|--format)=/.test(arg) || /^-[cw]./.test(arg)) {
-      leading.push(arg)
+    } else if (/^(--cfg|--workspace-dir|--workspace|--format)=/.test(arg) || /^-[cw]./.test(arg)) {
+      leading.push(arg.replace(/^--workspace=/, '--workspace-dir='))
       i += 1
     } else {
       break

@@ -49,7 +49,8 @@ const cli = await build({
     ].join('\n'),
   },
   // Optional native or build-time packages some dependencies probe for.
-  external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node'],
+  // The MCP SDK (express, hono, ajv, zod behind it) loads from node_modules when a server starts (src/lib/mcp/sdk.ts).
+  external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node', '@modelcontextprotocol/sdk'],
   plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost()],
 })
 writeFileSync(join(root, 'dist/jp.cjs'), asciiOnly(routeDynamicImports(cli.outputFiles[0].text)))

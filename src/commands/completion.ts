@@ -4,6 +4,8 @@ import {completionScript, completionTree, SHELLS, type CommandInfo, type Shell} 
 import {topicAliases} from '../lib/cli/not-found.js'
 
 export default class Completion extends JpCommand {
+  // The configuration: this command prints a shell script; runs on every Tab.
+  static override configCheck = 'none' as const
   static summary = 'Print a shell completion script (bash, zsh or fish)'
   static description = `Prints a script that completes jp's commands, flags and flag values in SHELL. It is made from the commands installed now: print it again after installing a plugin.
 

@@ -10,12 +10,15 @@ import Completion from './completion.js'
 import ConfigGet from './config/get.js'
 import ConfigSet from './config/set.js'
 import ConfigShow from './config/show.js'
+import ConversationCode from './conversation/code.js'
 import ConversationEdit from './conversation/edit.js'
 import ConversationLs from './conversation/ls.js'
 import ConversationPath from './conversation/path.js'
 import ConversationRm from './conversation/rm.js'
 import ConversationShow from './conversation/show.js'
 import ConversationUse from './conversation/use.js'
+import McpLs from './mcp/ls.js'
+import McpTools from './mcp/tools.js'
 
 export const COMMANDS = {
   query: Query,
@@ -26,10 +29,13 @@ export const COMMANDS = {
   'config:get': ConfigGet,
   'config:set': ConfigSet,
   'config:show': ConfigShow,
+  'conversation:code': ConversationCode,
   'conversation:edit': ConversationEdit,
   'conversation:ls': ConversationLs,
   'conversation:path': ConversationPath,
   'conversation:rm': ConversationRm,
   'conversation:show': ConversationShow,
   'conversation:use': ConversationUse,
+  'mcp:ls': McpLs,
+  'mcp:tools': McpTools,
 }

@@ -5,6 +5,8 @@ import {JpCommand} from '../lib/cli/base-command.js'
 const MODEL_RE = /^[A-Za-z0-9._-]+\/[^\s\u0000-\u001f\u007f-\u009f]+$/
 
 export default class Init extends JpCommand {
+  // The configuration: this command makes a workspace; the next command checks what it wrote.
+  static override configCheck = 'none' as const
   static summary = 'Create a jp workspace (.jp/) in DIR'
   static description =
     'Creates DIR/.jp/config.toml and DIR/.jp/conversations/ and trusts the new workspace (see jp trust). On a terminal, asks for the default model unless --model or --yes is given; without a terminal it never asks. An existing config.toml is left unchanged and is not trusted by init.'

@@ -2,6 +2,8 @@ import {Args, Flags} from '@oclif/core'
 import {JpCommand} from '../lib/cli/base-command.js'
 
 export default class Query extends JpCommand {
+  // The configuration: this command loads it before anything else.
+  static override configCheck = 'command' as const
   static summary = 'Ask the assistant'
   static description = `Sends QUERY (and anything piped on stdin) to the model, streams the answer to stdout, and runs the tools the model calls.
 

@@ -78,6 +78,9 @@ cmd = "vim"
         ['interrupt.escalation_cooldown_secs', '-1', 'Error: jp config set: interrupt.escalation_cooldown_secs: expected number >= 0, got -1\n'],
         ['editor.inline.edit_mode', 'nano', 'Error: jp config set: editor.inline.edit_mode: expected "emacs" | "vi", got "nano"\n'],
         ['editor.cmd', 'vim "unclosed', /^Error: jp config set: editor\.cmd: cannot split into words/],
+        // As a query checks it: PROVIDER/MODEL with a provider jp knows.
+        ['assistant.model.id', 'nonsense', 'Error: jp config set: assistant.model.id: invalid model id "nonsense": expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5\n'],
+        ['assistant.model.id', 'foo/bar', /^Error: jp config set: assistant\.model\.id: unknown provider "foo" in model id "foo\/bar" \(known: echo, anthropic/],
       ] as const) {
         const r = await jp(['config', 'set', key, value])
         expect(r.exitCode, key).to.equal(1)
@@ -139,7 +142,10 @@ cmd = "vim"
       expect(again.stdout).to.equal((await jp(['config', 'show', '-c', 'editor.inline.edit_mode=vi'], {env})).stdout)
     })
 
-    it('get prints a string as it is, a table as TOML; an unset key exits 1', async () => {
+    it('get prints a string as it is, a table as TOML; a key with a default prints it; a key with no value exits 1', async () => {
+      writeFileSync(wsFile, '')
+      expect(await jp(['config', 'get', 'editor.inline.edit_mode'])).to.deep.include({exitCode: 0, stdout: 'emacs\n'})
+      expect(await jp(['config', 'get', 'assistant.model.id'])).to.deep.include({exitCode: 1, stdout: '', stderr: 'Error: assistant.model.id is not set\n'})
       writeFileSync(wsFile, '[assistant.model]\nid = "openai/gpt-4o"\n')
       expect(await jp(['config', 'get', 'assistant.model.id'])).to.deep.include({exitCode: 0, stdout: 'openai/gpt-4o\n'})
       expect((await jp(['config', 'get', 'editor.inline'])).stdout).to.equal('[editor.inline]\nedit_mode = "emacs"\n')

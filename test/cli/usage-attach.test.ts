@@ -1,6 +1,7 @@
 // `jp query -u/--usage` and `-a/--attach PATH` (issue 26 finding 4), run as
 // real processes against a local server speaking the provider's wire format.
 import {expect} from 'chai'
+import {execFileSync, spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, it} from 'mocha'
@@ -118,6 +119,50 @@ describe('jp query -u and -a', function () {
         expect(existsSync(join(sb.dir, 'editor-ran')), 'the editor ran').to.equal(false)
       })
     }
+
+    describe('special files are refused before any blocking call (issue 42 finding 2)', () => {
+      const refused = async (path: string, kind: string) => {
+        server = await startReplayServer([{body: fixture('openai-text.sse')}])
+        const r = await runJp(['query', '-n', '-m', 'openai/gpt-x', '-a', path, 'x'], {sandbox: sb, env: {OPENAI_BASE_URL: `${server.url}/v1`}, timeoutMs: 15_000})
+        expect(r.signal, 'jp hung and was killed').to.equal(null)
+        expect(r.code).to.equal(1)
+        expect(r.stderr.trimEnd().split('\n'), r.stderr).to.have.length(1)
+        expect(r.stderr).to.include(`-a ${path}: is ${kind}`)
+        expect(server.requests).to.have.length(0)
+      }
+      it('a FIFO with no writer', async () => {
+        execFileSync('mkfifo', [join(sb.cwd, 'f')])
+        await refused('f', 'a FIFO (named pipe), not a regular file')
+      })
+      it('a FIFO whose writer holds it open and never writes', async () => {
+        execFileSync('mkfifo', [join(sb.cwd, 'f')])
+        const writer = spawn('sh', ['-c', 'exec 3>f; sleep 30'], {cwd: sb.cwd, stdio: 'ignore'})
+        try {
+          await refused('f', 'a FIFO (named pipe), not a regular file')
+        } finally {
+          writer.kill('SIGKILL')
+        }
+      })
+      it('/dev/zero (a device that never ends)', async () => {
+        await refused('/dev/zero', 'a device, not a regular file')
+      })
+      it('a /proc pseudo-file (size 0, yet content)', async () => {
+        await refused('/proc/self/environ', 'a special file of unknown size')
+      })
+      it('SIGTERM while attachments are read ends jp at once (a FIFO is never waited on)', async () => {
+        execFileSync('mkfifo', [join(sb.cwd, 'f')])
+        const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'query', '-n', '-a', 'f', '-a', '/dev/zero', 'x'], {cwd: sb.cwd, env: sb.env, stdio: 'ignore', detached: true})
+        const status = await new Promise<{code: number | null; signal: string | null}>((done) => {
+          const timer = setTimeout(() => child.kill('SIGTERM'), 2000)
+          child.on('close', (code, signal) => {
+            clearTimeout(timer)
+            done({code, signal})
+          })
+        })
+        // It refused the FIFO itself (exit 1), or it was still starting and SIGTERM ended it: never a hang.
+        expect([1, 143].includes(status.code ?? -1) || status.signal === 'SIGTERM', JSON.stringify(status)).to.equal(true)
+      })
+    })
 
     it('a NUL after the first 8 KiB does not make a file binary, and attach_max_bytes is configurable', async () => {
       server = await startReplayServer([{body: fixture('openai-text.sse')}])

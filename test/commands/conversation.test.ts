@@ -145,7 +145,40 @@ describe('jp init and jp conversation (end to end)', function () {
     expect(JSON.parse(explicit.stdout.trim()).id).to.equal('jp-c300')
     const missing = await runJp(['conversation', 'ls', '-w', 'nope'], {sandbox: sb})
     expect(missing.code).to.equal(1)
-    expect(missing.stderr).to.match(/^Error: --workspace nope: no \.jp directory in .*nope/)
+    expect(missing.stderr).to.match(/^Error: --workspace-dir nope: no \.jp directory in .*nope/)
+  })
+
+  it('takes -w/--workspace-dir DIR before or after the command name, in every command (config set included)', async () => {
+    await runJp(['init', 'proj', '--yes'], {sandbox: sb})
+    writeConversation(join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
+    const config = join(sb.cwd, 'proj', '.jp', 'config.toml')
+    const lines: string[][] = [
+      ['--workspace-dir', 'proj', 'conversation', 'ls', '--format', 'json'],
+      ['conversation', 'ls', '--format', 'json', '--workspace-dir', 'proj'],
+      ['conversation', 'ls', '--format', 'json', '--workspace-dir=proj'],
+      ['-w', 'proj', 'conversation', 'ls', '--format', 'json'],
+      // The old spelling: a hidden alias wherever it does not clash.
+      ['--workspace', 'proj', 'conversation', 'ls', '--format', 'json'],
+      ['conversation', 'ls', '--format', 'json', '--workspace', 'proj'],
+    ]
+    for (const args of lines) {
+      const r = await runJp(args, {sandbox: sb})
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0)
+      expect(JSON.parse(r.stdout.trim()).id, args.join(' ')).to.equal('jp-c300')
+    }
+    const sets: [string[], string][] = [
+      [['--workspace-dir', 'proj', 'config', 'set', 'style.hyperlinks', 'false'], 'false'],
+      [['config', 'set', '--workspace-dir', 'proj', 'style.hyperlinks', 'true'], 'true'],
+      // Before the command name --workspace can only be the directory.
+      [['--workspace', 'proj', 'config', 'set', 'style.hyperlinks', 'false'], 'false'],
+      // Behind `config set` it is the target switch (SPEC §18).
+      [['config', 'set', '--workspace', '-w', 'proj', 'style.hyperlinks', 'true'], 'true'],
+    ]
+    for (const [args, value] of sets) {
+      const r = await runJp(args, {sandbox: sb})
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).to.equal(0)
+      expect(readFileSync(config, 'utf8'), args.join(' ')).to.match(new RegExp(`hyperlinks = ${value}$`, 'm'))
+    }
   })
 
   it('an unknown id is a one-line error naming it', async () => {

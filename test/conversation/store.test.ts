@@ -69,7 +69,7 @@ describe('conversation storage', () => {
       expect((await findWorkspace({cwd: deep, explicit: other, env})).root).to.equal(other)
       expect((await findWorkspace({cwd: deep, explicit: join(other, '.jp'), env})).root).to.equal(other)
       const err = await findWorkspace({cwd: deep, explicit: join(dir, 'nowhere'), env}).catch((e: Error) => e)
-      expect((err as Error).message).to.match(/--workspace .*nowhere: no \.jp directory/)
+      expect((err as Error).message).to.match(/--workspace-dir .*nowhere: no \.jp directory/)
       const outside = join(dir, 'loose')
       mkdirSync(outside)
       // (the temp dir is not inside any .jp/ workspace)

@@ -290,6 +290,27 @@ describe('docs/architecture.md is true', function () {
     expect(exits().filter((e) => !e.startsWith('lib/cli/'))).to.deep.equal(['lib/interrupt/signals.ts: process.exit', 'lib/terminal/restore.ts: process.kill'])
   })
 
+  it('the one sh-word splitter is config/command-words.ts: no other file of src/ imports shlex\'s split', () => {
+    expect(FLAT).to.include('the one sh-word splitter')
+    const splitters = filesUnder(join(ROOT, 'src'), /\.ts$/)
+      .filter((f) => /import\s*\{[^}]*\bsplit\b[^}]*\}\s*from\s*'shlex'/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f).split(sep).join('/'))
+    expect(splitters).to.deep.equal(['lib/config/command-words.ts'])
+  })
+
+  it('commands are "flags in, one library call, exit code out": none renders (imports the printer or the markdown renderer) or runs past 90 lines', () => {
+    expect(FLAT).to.include('flags in, one library call, exit code out')
+    const offenders = filesUnder(join(SRC, 'commands'), /\.ts$/).flatMap((f) => {
+      const text = readFileSync(f, 'utf8')
+      const name = relative(SRC, f).split(sep).join('/')
+      return [
+        ...(/from '(?:\.\.\/)+lib\/(?:printer|markdown)\//.test(text) ? [`${name}: renders (imports lib/printer or lib/markdown)`] : []),
+        ...(text.split('\n').length > 90 ? [`${name}: ${text.split('\n').length} lines`] : []),
+      ]
+    })
+    expect(offenders).to.deep.equal([])
+  })
+
   it('every repository file it names in backticks exists', () => {
     const tails = [...filesUnder(ROOT, /./)].map((f) => relative(ROOT, f).split(sep).join('/'))
     const missing = spans()

@@ -119,18 +119,20 @@ describe('e2e: markdown rendered on the terminal', function () {
         expect(screen).to.include('Some strong text, some emphasis,')
         expect(screen).to.not.match(/\*\*|~~|`inline/)
       })
-      it('fenced code is boxed, labelled with its language, its lines intact', () => {
-        expect(rows.some((r) => r.startsWith('┌─ python ─'))).to.equal(true)
-        expect(rows).to.include('│ def greet(name):')
-        expect(rows.some((r) => /^└─+$/.test(r))).to.equal(true)
+      it('fenced code is framed above (labelled with its language) and below, its lines bare and intact', () => {
+        const at = rows.indexOf('def greet(name):')
+        expect(rows[at - 1]).to.match(/^┌─ python ─+$/)
+        expect(rows[at + 1]).to.equal('    return f"hello {name}"  # says hi')
+        expect(rows[at + 2]).to.match(/^└─+$/)
       })
-      it('a fence without a language is a plain box', () => {
-        const at = rows.indexOf('│ no language here')
+      it('a fence without a language is framed without a label', () => {
+        const at = rows.indexOf('no language here')
         expect(at).to.be.greaterThan(0)
         expect(rows[at - 1]).to.match(/^┌─+$/)
       })
-      it('indented code is boxed too', () => {
-        expect(rows).to.include('│ make all')
+      it('indented code is framed too', () => {
+        const at = rows.indexOf('make all')
+        expect(rows[at - 1]).to.match(/^┌─+$/)
       })
       it('ordered lists are numbered', () => {
         expect(rows).to.include.members(['1. first step', '2. second step', '3. third step'])
@@ -211,6 +213,12 @@ describe('e2e: markdown rendered on the terminal', function () {
         expect(screen).to.include('assistant:')
         expect(screen).to.include('  • fruit').and.include('  ☑ written')
         expect(screen).to.not.include('- [x] written')
+        // Code lines are not indented with the rest: a selection copies them as written.
+        const rows = screen.split('\n')
+        const at = rows.indexOf('def greet(name):')
+        expect(at, screen).to.be.greaterThan(0)
+        expect(rows[at - 1]).to.match(/^ {2}┌─ python ─+$/)
+        expect(rows[at + 1]).to.equal('    return f"hello {name}"  # says hi')
       } finally {
         show.dispose()
       }

@@ -50,7 +50,7 @@ describe('the example editor backend plugin, step by step as documented', functi
       const built = statSync(join(ROOT, 'dist', 'jp.cjs')).mtimeMs
       const r = await runScript(script, {sandbox, cwd: ROOT})
       expect(r.code, r.stderr).to.equal(0)
-      // Linking jp-llm-cli must not run its prepare: a rebuild of jp under the running suite (dist/ removed meanwhile).
+      // The steps must not rebuild jp under the running suite (dist/ removed meanwhile).
       expect(statSync(join(ROOT, 'dist', 'jp.cjs')).mtimeMs, 'the step rebuilt jp (dist/jp.cjs)').to.equal(built)
       expect(r.stdout).to.include('You said: hello')
       expect(r.stderr).to.not.match(/warning|auto-transpiled|EISDIR/i)
@@ -70,14 +70,18 @@ describe('the example editor backend plugin, step by step as documented', functi
     })
   }
 
-  it("the example's import of jp-llm-cli (the package's real name) resolves to this jp's library, with EditorError", () => {
-    // The Try-it steps above installed the example's devDependency (file:../..).
-    const dir = join(ROOT, 'examples', 'editor-backend-plugin')
-    const script = "const m = await import('jp-llm-cli'); console.log(JSON.stringify({url: import.meta.resolve('jp-llm-cli'), error: new m.EditorError('io', 'x').name}))"
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], {cwd: dir, encoding: 'utf8'})) as {url: string; error: string}
-    expect(fileURLToPath(out.url)).to.equal(realpathSync(join(ROOT, 'dist', 'lib', 'index.js')))
-    expect(out.error).to.equal('EditorError')
-    expect(readFileSync(join(dir, 'hooks', 'backends.js'), 'utf8')).to.include("import {EditorError} from 'jp-llm-cli'")
-    expect(readFileSync(join(ROOT, 'docs', 'plugins.md'), 'utf8')).to.include("from 'jp-llm-cli'")
+  it('docs/plugins.md: "Testing a backend" links a plugin into fresh directories and edits a conversation, as written', async () => {
+    const [script] = codeBlocksUnder(readFileSync(join(ROOT, 'docs', 'plugins.md'), 'utf8'), 'Testing a backend or code that edits')
+    expect(script, 'an sh block').to.include('jp conversation edit -c editor.backend=mine')
+    // The reader's ./my-plugin and its backend `mine` are the example and `record`.
+    const asExample = script.replace('./my-plugin', './examples/editor-backend-plugin').replaceAll('editor.backend=mine', 'editor.backend=record')
+    const log = join(sandbox.dir, 'record.log')
+    const r = await runScript(asExample, {sandbox, cwd: ROOT, env: {JP_RECORD_EDITOR_LOG: log}})
+    expect(r.code, r.stderr).to.equal(0)
+    expect(r.stderr).to.not.match(/no active conversation/)
+    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogEntry)
+    expect(entries.map((e) => e.method)).to.deep.equal(['editFile'])
+    expect(entries[0].paths![0]).to.match(/conversations\/jp-c\d+$/)
   })
+
 })

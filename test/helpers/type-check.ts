@@ -68,3 +68,17 @@ export function typeErrorsWith(roots: string[], edit: SourceEdit, only?: string[
   reused = ts.createProgram({rootNames: roots.map((f) => join(ROOT, f)), options, host, oldProgram: reused})
   return lines(reused, only)
 }
+
+/**
+ * tsc's diagnostics for `files` (absolute paths) under `options` alone (no
+ * tsconfig), every file checked, declaration files included unless the
+ * options skip them; paths in the messages are relative to `base`.
+ */
+export function typeErrorsUnder(files: string[], options: ts.CompilerOptions, base: string): string[] {
+  return ts.getPreEmitDiagnostics(ts.createProgram(files, options)).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, ' ')
+    if (!d.file || d.start === undefined) return text
+    const {line, character} = d.file.getLineAndCharacterOfPosition(d.start)
+    return `${relative(base, d.file.fileName)}:${line + 1}:${character + 1}: ${text}`
+  })
+}

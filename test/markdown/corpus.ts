@@ -4,7 +4,10 @@
 // setext heading, a one-line paragraph that never ends, a stray `*`, an
 // unterminated fence). 12 whole answers written out, and answers composed
 // from the sections below in a fixed order (no randomness: a failure names
-// the answer).
+// the answer). Then the code- and table-heavy answers of the benches
+// (bench/lib/code-heavy.ts).
+
+import {CODE_HEAVY_ANSWERS} from '../../bench/lib/code-heavy.js'
 
 const S = {
   intro: `Sure! Here's how to approach this. The short version is that you want to **avoid blocking the event loop**, keep the work incremental, and measure before you optimise anything.`,
@@ -132,6 +135,12 @@ line three is last.`,
   console.log('code inside an item')
   \`\`\`
 - last`,
+  quoteCode: `> Run this first:
+>
+> \`\`\`sh
+> make\tall   
+> echo "全角文字と絵文字 🎉 at the edge of a narrow terminal, wrapped by it"
+> \`\`\``,
   closing: `Let me know if you want me to go deeper into any of these — happy to help!`,
   starDash: `* a star list
 * second
@@ -191,6 +200,7 @@ const ORDERS: (keyof typeof S)[][] = [
   ['definition', 'emphasisMix', 'entities', 'closing'],
   ['headings', 'table', 'tasks', 'rule'],
   ['quote', 'mixedList', 'tildes', 'emoji'],
+  ['intro', 'quoteCode', 'plainCode', 'closing'],
 ]
 
 /** Joins sections as a model does: one blank line between blocks, a final newline or not. */
@@ -201,6 +211,7 @@ function compose(order: (keyof typeof S)[], k: number): string {
 
 export const CORPUS: {name: string; text: string}[] = [
   ...Object.entries(WHOLE).map(([name, text]) => ({name, text})),
+  ...CODE_HEAVY_ANSWERS.map((text, k) => ({name: `code-heavy ${k + 1}`, text})),
   ...ORDERS.map((order, k) => ({name: `composed ${k + 1}: ${order.join(' + ')}`, text: compose(order, k)})),
 ]
 

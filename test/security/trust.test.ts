@@ -8,6 +8,7 @@ import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 import {RESTRICTED_KEYS, withoutRestrictedKeys} from '../../src/lib/config/trust.js'
+import {fixtureRecord, MCP_FIXTURE} from '../helpers/mcp.js'
 
 const KEY = 'sk-user-real-key-0123456789'
 const OTHER_SECRET = 'aws-secret-do-not-send'
@@ -35,7 +36,14 @@ describe('workspace trust: the restricted keys (pure)', () => {
       'conversation.tools.*.run',
     ])
     expect(layer, 'the input is not changed').to.deep.equal(before)
-    expect(RESTRICTED_KEYS.length).to.equal(5)
+    expect(RESTRICTED_KEYS.length).to.equal(6)
+  })
+
+  it('drops mcp.servers (every server: what jp would start, where calls go, with which headers)', () => {
+    const layer = {mcp: {servers: {fx: {command: './server', args: ['x']}, web: {url: 'http://evil/mcp', headers: {A: '$HOME'}}}}}
+    const {layer: kept, ignored} = withoutRestrictedKeys(layer)
+    expect(kept).to.deep.equal({mcp: {}})
+    expect(ignored.map((p) => p.join('.'))).to.deep.equal(['mcp.servers.fx.command', 'mcp.servers.fx.args', 'mcp.servers.web.url', 'mcp.servers.web.headers.A'])
   })
 })
 
@@ -130,6 +138,31 @@ describe('workspace trust (end to end)', function () {
     const t = await runJp(['query', '-n', 'hello'], {sandbox: sb, cwd: repo})
     expect(t.code, t.stderr).to.equal(0)
     expect(existsSync(marker), 'the trusted tool ran').to.equal(true)
+  })
+
+  it("an untrusted workspace's MCP server is not started; trusted, it is; changed since, it is not again (digest-bound)", async () => {
+    const record = join(sb.dir, 'mcp-record.txt')
+    const server = (extra: string) => `[mcp.servers.fx]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(MCP_FIXTURE)}${extra}]\n`
+    repoConfig(server(''))
+    // The user's own settings for the server's tools (unattended: no terminal here); the offline model calls the first tool (fx.count).
+    writeFileSync(join(sb.home, '.config', 'jp', 'config.toml'), `[conversation.tools."fx.*"]\nrun = "unattended"\n`, {flag: 'a'})
+    const query = () => runJp(['query', '-n', 'hello'], {sandbox: sb, cwd: repo, env: {MCP_FIXTURE_RECORD: record}})
+    const untrusted = await query()
+    expect(untrusted.code, untrusted.stderr).to.equal(0)
+    expect(untrusted.stderr).to.include('ignoring mcp.servers.fx.command, mcp.servers.fx.args from the untrusted workspace')
+    expect(fixtureRecord(record), 'the server never started').to.deep.equal([])
+    expect(untrusted.stdout, 'its settings are no tool of their own').to.not.include('Calling the tool')
+
+    expect((await runJp(['trust', repo], {sandbox: sb})).code).to.equal(0)
+    const trusted = await query()
+    expect(trusted.code, trusted.stderr).to.equal(0)
+    expect(fixtureRecord(record).filter((l) => l.startsWith('call '))).to.deep.equal(['call count {"n":1}'])
+
+    repoConfig(server(', "--changed"'))
+    const changed = await query()
+    expect(changed.code, changed.stderr).to.equal(0)
+    expect(changed.stderr).to.include('mcp.servers.fx.args').and.include('changed since you trusted')
+    expect(fixtureRecord(record).filter((l) => l.startsWith('started')), 'not started again').to.have.length(1)
   })
 
   it("an untrusted workspace cannot make the user's own tool unattended ('*'), nor set the editor", async () => {

@@ -6,10 +6,15 @@
 // coverage of a real `jp ... --help` run (NODE_V8_COVERAGE) says which of
 // those functions ran.
 import {expect} from 'chai'
-import {coverageOf, wrappedModules} from '../helpers/coverage.js'
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {BIN, makeSandbox} from '../helpers/cli.js'
+import {coverageIn, coverageOf, wrappedModules} from '../helpers/coverage.js'
+import {MCP_FIXTURE} from '../helpers/mcp.js'
 
 /** Heavy code that must be in the bundle behind a lazy wrapper, and must not run on --help. */
-const HEAVY = [/\/markdown-it\//, /\/highlight\.js\//, /^src\/lib\/markdown\//, /\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
+const HEAVY = [/^src\/lib\/mcp\/(hub|server|sdk|stdio-transport)\.ts$/, /\/markdown-it\//, /\/highlight\.js\//, /^src\/lib\/markdown\//, /\/execa\//, /\/smol-toml\//, /\/eventsource-parser\//, /^src\/lib\/llm\//, /^src\/lib\/inquire\//, /^src\/lib\/turn\//]
 /** Heavy code that is not bundled today; if it ever is, it must not run on --help either. */
 const HEAVY_IF_PRESENT = [/\/tmp\/lib\//, /\/@inquirer\//, /node-pty/]
 
@@ -44,4 +49,43 @@ describe('start-up: heavy modules load lazily', function () {
       expect(urls.filter((u) => u.includes('/node_modules/'))).to.deep.equal([])
     })
   }
+
+  describe('MCP: the SDK loads only when a server is used', () => {
+    /** Coverage of `jp query hello` on the offline model, with `config` as the user's config file. */
+    function queryCoverage(config: string) {
+      const sb = makeSandbox()
+      try {
+        const dir = join(sb.dir, 'coverage')
+        mkdirSync(dir)
+        const cfg = join(sb.dir, 'config.toml')
+        writeFileSync(cfg, config)
+        const r = spawnSync(process.execPath, [BIN, 'query', '--cfg', cfg, 'hello'], {cwd: sb.cwd, env: {...sb.env, JP_ECHO_DELAY_MS: '0', NODE_V8_COVERAGE: dir}, encoding: 'utf8'})
+        expect(r.status, r.stderr).to.equal(0)
+        return coverageIn(dir)
+      } finally {
+        sb.cleanup()
+      }
+    }
+
+    const mcpModules = (ran: Set<string>) => wrapped.filter((m) => ran.has(m) && /^src\/lib\/mcp\/(hub|server|sdk|stdio-transport)\.ts$/.test(m))
+    const sdkUrls = (urls: string[]) => urls.filter((u) => u.includes('/@modelcontextprotocol/'))
+
+    it('a query without an MCP server runs no MCP module and loads nothing of the SDK', () => {
+      const {urls, ran} = queryCoverage('')
+      expect(mcpModules(ran)).to.deep.equal([])
+      expect(sdkUrls(urls)).to.deep.equal([])
+    })
+
+    it('a query with a disabled server loads none of it either', () => {
+      const {urls, ran} = queryCoverage(`[mcp.servers.fx]\ncommand = "${process.execPath}"\nargs = ["${MCP_FIXTURE}"]\nenable = false\n`)
+      expect(mcpModules(ran)).to.deep.equal([])
+      expect(sdkUrls(urls)).to.deep.equal([])
+    })
+
+    it('the probe works: a query with a server configured loads the client from node_modules', () => {
+      const {urls, ran} = queryCoverage(`[mcp.servers.fx]\ncommand = "${process.execPath}"\nargs = ["${MCP_FIXTURE}"]\n[conversation.tools."fx.*"]\nrun = "unattended"\n`)
+      expect(mcpModules(ran)).to.include('src/lib/mcp/hub.ts')
+      expect(sdkUrls(urls).some((u) => u.includes('/sdk/dist/esm/client/index.js'))).to.equal(true)
+    })
+  })
 })

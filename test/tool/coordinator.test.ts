@@ -127,6 +127,22 @@ function deferred<T>() {
 }
 
 describe('coordinateToolCalls: one response per call', () => {
+  it("arguments that do not fit the tool's schema (checkArguments) are an error result before any prompt; fitting ones are asked about", async () => {
+    const {deps, tool, backend} = setup({selects: ['y']})
+    deps.checkArguments = (name, args) => (name === 'echo' && typeof args.text !== 'string' ? 'must have required property text' : undefined)
+    const outcome = await coordinateToolCalls([call('1', 'echo', {n: 1}), call('2')], deps)
+    expect(outcome.responses[0]).to.deep.equal({id: '1', content: "Invalid arguments for tool 'echo': must have required property text", isError: true})
+    expect(outcome.responses[1]).to.deep.equal({id: '2', content: 'echoed', isError: false})
+    expect(tool.runs.map((r) => r.args)).to.deep.equal([{text: '2'}])
+    expect(backend.calls.filter((c) => c.kind === 'select')).to.have.length(1)
+  })
+
+  it('an MCP tool (source = "mcp") is asked about as one: Run MCP tool NAME?', async () => {
+    const {deps, backend} = setup({selects: ['y'], tools: {'*': {run: 'ask'}, 'fx.echo': {source: 'mcp'}}, immediate: {'fx.echo': {content: 'ok', isError: false}}})
+    await coordinateToolCalls([call('1', 'fx.echo')], deps)
+    expect(JSON.stringify(backend.calls)).to.include('Run MCP tool fx.echo?')
+  })
+
   it('answers every call in order: unknown tool, unparsable arguments, raw JSON text and objects', async () => {
     const {deps, tool} = setup({tools: {'*': {run: 'unattended'}, echo: {}}})
     const calls: ToolCallRequest[] = [

@@ -113,6 +113,30 @@ describe('runLocalTool against hostile tools (issue 28)', function () {
       expect(got.JP_TOOL_NAME).to.equal('env')
     })
 
+    it('drops what the name rule missed (issue 42 finding 5): agents, credential files, kube config, AWS session, URLs with a password', async () => {
+      const hostile = {
+        SSH_AUTH_SOCK: '/tmp/ssh-agent.sock', GPG_AGENT_INFO: '/run/gpg:0:1', DATABASE_URL: 'postgres://app:hunter2@db/app',
+        REDIS_URI: 'redis://:pw@cache:6379', SENTRY_DSN: 'https://abc:def@sentry.example/1', NPM_CONFIG__AUTH: 'bnBtOnB3',
+        GOOGLE_APPLICATION_CREDENTIALS: '/home/u/gcp.json', MY_CREDENTIALS_FILE: '/c', GPG_PASSPHRASE: 'pp', KUBECONFIG: '/home/u/.kube/config',
+        AWS_ACCESS_KEY_ID: 'AKIA', AWS_SESSION_TOKEN: 'tok', AWS_SESSION_EXPIRATION: 'x', AWS_WEB_IDENTITY_TOKEN_FILE: '/w',
+        OTHER: 'scheme://user:pass@host/path',
+        // kept: no credential in them
+        AWS_REGION: 'eu-west-1', AWS_DEFAULT_REGION: 'eu-west-1', AWS_PROFILE: 'dev', HOMEPAGE_URL: 'https://example.com/a@b', PATH: process.env.PATH,
+      }
+      const got = await seen({base: hostile, providerKeyVars: []})
+      for (const name of ['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'DATABASE_URL', 'REDIS_URI', 'SENTRY_DSN', 'NPM_CONFIG__AUTH', 'GOOGLE_APPLICATION_CREDENTIALS', 'MY_CREDENTIALS_FILE', 'GPG_PASSPHRASE', 'KUBECONFIG', 'AWS_ACCESS_KEY_ID', 'AWS_SESSION_TOKEN', 'AWS_SESSION_EXPIRATION', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'OTHER']) {
+        expect(got, name).not.to.have.property(name)
+      }
+      expect(got.AWS_REGION).to.equal('eu-west-1')
+      expect(got.AWS_DEFAULT_REGION).to.equal('eu-west-1')
+      expect(got.AWS_PROFILE).to.equal('dev')
+      expect(got.HOMEPAGE_URL).to.equal('https://example.com/a@b')
+      // keep still passes one by name
+      const kept = await seen({base: hostile, providerKeyVars: [], policy: {keep: ['KUBECONFIG', 'DATABASE_URL']}})
+      expect(kept.KUBECONFIG).to.equal('/home/u/.kube/config')
+      expect(kept.DATABASE_URL).to.equal('postgres://app:hunter2@db/app')
+    })
+
     it('keep lets a named secret through; drop removes more; drop wins', async () => {
       const got = await seen({base: env, providerKeyVars: [], policy: {keep: ['GITHUB_TOKEN', 'DB_*'], drop: ['HARM*', 'DB_PASSWORD']}})
       expect(got.GITHUB_TOKEN).to.equal('ghp-2')

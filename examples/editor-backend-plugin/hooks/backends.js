@@ -8,22 +8,23 @@
 // each "edit" appends the line `edited by record` to the text or files.
 import {appendFile, readdir, readFile, stat, writeFile} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
-// jp's library: package.json's devDependency `file:../..` (the jp this
-// example ships in), linked by `npm install` here. EditorError is how a backend says "this editor cannot
-// be used": jp then keeps the user's text and says why.
-import {EditorError} from 'jp-llm-cli'
+// No import of jp's package: jp hands its run-time API to the hook
+// (`options.jp`), so the plugin runs with nothing else installed, from a
+// tarball, a path or a link. `jp.EditorError` is how a backend says "this
+// editor cannot be used": jp then keeps the user's text and says why.
 
 const MARK = 'edited by record\n'
 
 class RecordEditorBackend {
-  constructor(log) {
+  constructor(log, jp) {
     this.log = log
+    this.jp = jp
   }
 
   async editText(content) {
     await this.record({method: 'editText', content})
     const text = content === '' || content.endsWith('\n') ? content + MARK : `${content}\n${MARK}`
-    return {outcome: 'saved', text}
+    return {outcome: this.jp.EDIT_OUTCOMES.saved, text}
   }
 
   // jp passes files, or directories (`jp conversation edit` gives the
@@ -37,7 +38,7 @@ class RecordEditorBackend {
       const path = resolve(base, p)
       const info = await stat(path).catch(() => undefined)
       if (info === undefined && !(await stat(resolve(path, '..')).catch(() => undefined))?.isDirectory()) {
-        throw new EditorError('io', `record: cannot edit ${path}: its directory does not exist`)
+        throw new this.jp.EditorError('io', `record: cannot edit ${path}: its directory does not exist`)
       }
       if (info?.isDirectory()) {
         for (const name of (await readdir(path)).sort()) files.push(join(path, name))
@@ -50,7 +51,7 @@ class RecordEditorBackend {
       const before = await readFile(file, 'utf8').catch(() => '')
       await writeFile(file, before + MARK)
     }
-    return 'saved'
+    return this.jp.EDIT_OUTCOMES.saved
   }
 
   async record(entry) {
@@ -58,12 +59,12 @@ class RecordEditorBackend {
   }
 }
 
-/** @type {(options: {registry: {register(name: string, factory: (config: any) => any): void}}) => Promise<void>} */
-export default async function registerBackends({registry}) {
+/** @type {import('@oclif/core').Hook<'jp:editor-backends'>} (typed when jp-llm-cli's types are installed) */
+export default async function registerBackends({registry, jp}) {
   // The factory gets jp's EditorConfig. Returning undefined means "no editor
   // available", exactly like the terminal backend without a configured editor.
   registry.register('record', (config) => {
     const log = config.env.JP_RECORD_EDITOR_LOG
-    return log ? new RecordEditorBackend(log) : undefined
+    return log ? new RecordEditorBackend(log, jp) : undefined
   })
 }

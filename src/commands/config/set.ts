@@ -1,8 +1,10 @@
 import {Args, Flags} from '@oclif/core'
-import {JpCommand} from '../../lib/cli/base-command.js'
+import {JpCommand, workspaceDirFlag} from '../../lib/cli/base-command.js'
 import {configKeyArg} from '../../lib/cli/config-key.js'
 
 export default class ConfigSet extends JpCommand {
+  // The configuration: this command checks the file it writes as loaded, and can repair a wrong value in it.
+  static override configCheck = 'none' as const
   static summary = 'Set one configuration key in your user config or the workspace config'
   static description = `Writes KEY = VALUE into a config.toml, keeping its comments, order and other values. VALUE is read as -c KEY=VALUE reads it: a key that takes a string takes the text as typed; any other key parses it as a TOML value (3, true, ["VISUAL"], {program = "code", args = ["--wait"]}). The file must load afterwards, or nothing is written.
 
@@ -19,13 +21,11 @@ Without --user or --workspace: the workspace's .jp/config.toml inside a workspac
     value: Args.string({description: 'Its value', required: true, ignoreStdin: true}),
   }
 
-  // --workspace here is the switch SPEC §18 names; the global -w DIR keeps its letter under another long name.
-  // (Typed as the base's: oclif reads the object; JpCommand.parse maps workspace-dir back.)
+  // --workspace here is the switch SPEC §18 names, so the global -w/--workspace-dir DIR has no --workspace alias.
   static baseFlags = {
-    cfg: JpCommand.baseFlags.cfg,
-    format: JpCommand.baseFlags.format,
-    'workspace-dir': Flags.string({char: 'w', helpGroup: 'GLOBAL', helpValue: 'DIR', description: JpCommand.baseFlags.workspace.description}),
-  } as unknown as typeof JpCommand.baseFlags
+    ...JpCommand.baseFlags,
+    'workspace-dir': workspaceDirFlag([]),
+  }
 
   static flags = {
     user: Flags.boolean({description: 'Write your user config (~/.config/jp/config.toml).', exclusive: ['workspace']}),
@@ -35,7 +35,7 @@ Without --user or --workspace: the workspace's .jp/config.toml inside a workspac
   async run(): Promise<void> {
     const parsed = await this.parse(ConfigSet)
     const args = parsed.args
-    const flags = parsed.flags as unknown as {user: boolean; workspace: boolean}
+    const flags = parsed.flags
     const path = await configKeyArg(args.key, this.id ?? 'config:set')
     const workspace = await this.workspace()
     const {defaultTarget, setConfigValue} = await import('../../lib/conversation/config-file.js')

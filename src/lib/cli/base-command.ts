@@ -1,11 +1,13 @@
 // JpCommand: the base of every jp command. It owns the global flags (SPEC §3)
 // and lazily opens what a command needs from them.
 //
-//   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace DIR
+//   static baseFlags   -c/--cfg KEY=VALUE|PATH (repeatable), --format auto|text|json, -w/--workspace-dir DIR
+//                      (--workspace DIR: a hidden alias, except in `config set`, where --workspace is a switch)
 //   this.parse(Cmd)    as in oclif; also records the global flags for the helpers below; a
-//                      command line it cannot parse is a usage error (two lines, exit 2)
+//                      command line it cannot parse is a usage error (two lines, exit 2);
+//                      then checks the configuration (see `configCheck`)
 //   this.format()      'text' | 'json' (auto = text; NDJSON is only ever asked for explicitly)
-//   this.workspace()   the Workspace (--workspace, nearest .jp/, else the user default)
+//   this.workspace()   the Workspace (--workspace-dir, nearest .jp/, else the user default)
 //   this.store()       the ConversationStore of that workspace; announces the default
 //                      workspace on stderr the one time it gets created
 //   this.loadConfig({conversationId?, onLayer?})  the merged Config, including that conversation's stored layer
@@ -40,7 +42,29 @@ interface GlobalFlags {
 /** Errors of the conversation store that name their file and say what to do: never a stack. */
 const STORAGE_ERRORS = new Set(['SymlinkRefusedError', 'NotAFileError', 'CorruptFileError', 'WriteFailedError', 'ConversationNotFoundError', 'LockPathError', 'ConversationLockedError'])
 
+/** The global `-w/--workspace-dir DIR`, with `aliases` (oclif's help does not show them). */
+export function workspaceDirFlag(aliases: string[]) {
+  return Flags.string({
+    char: 'w',
+    aliases,
+    helpGroup: 'GLOBAL',
+    helpValue: 'DIR',
+    description: 'Use the workspace in DIR instead of the nearest .jp/ directory.',
+  })
+}
+
+/**
+ * When a command's configuration is checked: 'parse' — by `this.parse`,
+ * before the command does anything (an unknown key or a wrong type in any
+ * layer stops it with the one-line error, even when it uses no key);
+ * 'command' — the command loads the config itself, as early; 'none' — it
+ * never needs it (docs/configuration.md names these commands).
+ */
+export type ConfigCheck = 'parse' | 'command' | 'none'
+
 export abstract class JpCommand extends Command {
+  static configCheck: ConfigCheck = 'parse'
+
   static baseFlags = {
     cfg: Flags.string({
       char: 'c',
@@ -57,12 +81,9 @@ export abstract class JpCommand extends Command {
       helpGroup: 'GLOBAL',
       description: 'Output format (auto = text; json = NDJSON on stdout).',
     }),
-    workspace: Flags.string({
-      char: 'w',
-      helpGroup: 'GLOBAL',
-      helpValue: 'DIR',
-      description: 'Use the workspace in DIR instead of the nearest .jp/ directory.',
-    }),
+    // One spelling in every command (`config set` has a --workspace switch of
+    // its own); the old --workspace DIR stays as a hidden alias where it does not clash.
+    'workspace-dir': workspaceDirFlag(['workspace']),
   }
 
   private globals: GlobalFlags = {}
@@ -81,9 +102,9 @@ export abstract class JpCommand extends Command {
       const input = options ?? (this.ctor as unknown as Interfaces.Input<F, B, A>)
       failUsage(usageErrorFromParse(error, this.id, {flags: {...input.baseFlags, ...input.flags}, args: input.args}))
     }
-    const flags = out.flags as GlobalFlags & {'workspace-dir'?: string; workspace?: unknown}
-    // `jp config set` has a --workspace switch of its own; its -w DIR is `workspace-dir`.
-    this.globals = {cfg: flags.cfg, format: flags.format, workspace: typeof flags.workspace === 'string' ? flags.workspace : flags['workspace-dir']}
+    const flags = out.flags as {cfg?: string[]; format?: string; 'workspace-dir'?: string}
+    this.globals = {cfg: flags.cfg, format: flags.format, workspace: flags['workspace-dir']}
+    if ((this.ctor as unknown as {configCheck: ConfigCheck}).configCheck === 'parse') await this.checkConfig()
     return out
   }
 
@@ -141,6 +162,17 @@ export abstract class JpCommand extends Command {
     try {
       const notice = (line: string) => this.say(line)
       return await loadWorkspaceConfig({workspace, store, ...opts, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice})
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
+  /** Loads the configuration (no conversation's layer) only to stop on a bad file; its notices are left to the commands that use it. */
+  private async checkConfig(): Promise<void> {
+    const workspace = await this.workspace()
+    const {loadWorkspaceConfig} = await import('../conversation/config.js')
+    try {
+      await loadWorkspaceConfig({workspace, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice: () => {}})
     } catch (e) {
       this.fail(e)
     }

@@ -4,7 +4,12 @@
 // the values of a flag with options (`--format auto|text|json`), directories
 // for a DIR flag and files for a PATH one, and a first argument with options
 // (`jp completion SHELL`). What a script holds is data from jp's own
-// commands and installed plugins; every word is quoted for its shell anyway.
+// commands and installed plugins, and a plugin's is untrusted: a command id
+// `$(touch X)` would run when bash's `compgen -W` or fish's `complete -a`
+// expands its word list. So a word is offered only when it is plain
+// (COMPLETABLE_WORD: nothing a shell expands), every description is
+// sanitized and quoted, and bash matches words itself rather than through
+// `compgen -W` (issue 42).
 //
 // (Not @oclif/plugin-autocomplete: it writes cache files and rc-file hooks,
 // has no fish, and its 3.x line is the last for Node 20.)
@@ -28,6 +33,17 @@ export interface CompletionNode {
   /** The options of its first argument, if it has a fixed set. */
   argOptions?: readonly string[]
 }
+
+import {sanitizeUntrusted} from '../text/untrusted.js'
+
+/**
+ * A word a completion script may hold: letters, digits and `._:@%+=,/-`,
+ * not starting with a dash (a flag is written with its dashes by the
+ * script). Nothing here is expanded by bash, zsh or fish: no `$`, quotes,
+ * backslash, parentheses, braces, globs, `~`, space or control character.
+ */
+const COMPLETABLE_WORD = /^[A-Za-z0-9_.@%+=,/][A-Za-z0-9_.:@%+=,/-]*$/
+export const isCompletableWord = (word: string): boolean => COMPLETABLE_WORD.test(word)
 
 type FlagInfo = {char?: string; type?: string; hidden?: boolean; allowNo?: boolean; options?: readonly string[]; helpValue?: string | string[]; summary?: string; description?: string}
 
@@ -57,18 +73,19 @@ export function completionTree(commands: readonly CommandInfo[], topics: Readonl
   for (const command of commands) {
     if (command.hidden) continue
     const words = command.id.split(':')
+    if (!words.every(isCompletableWord)) continue
     for (let i = 1; i < words.length; i++) ensure(words.slice(0, i), topics.get(words.slice(0, i).join(':')) ?? '')
     const node = ensure(words, firstLine(command.summary ?? command.description ?? ''))
     node.summary ||= firstLine(command.summary ?? command.description ?? '')
     node.flags = completionFlags(command.flags ?? {})
-    node.argOptions = Object.values(command.args ?? {})[0]?.options
+    node.argOptions = Object.values(command.args ?? {})[0]?.options?.filter(isCompletableWord)
   }
   return [...nodes.values()].sort((a, b) => key(a.words).localeCompare(key(b.words)))
 }
 
 function completionFlags(flags: Record<string, FlagInfo>): CompletionFlag[] {
   return Object.entries(flags)
-    .filter(([, f]) => !f.hidden)
+    .filter(([name, f]) => !f.hidden && isCompletableWord(name) && (f.char === undefined || isCompletableWord(f.char)))
     .flatMap(([name, f]) => {
       const summary = firstLine(f.summary ?? f.description ?? '')
       const flag = {name, char: f.char, summary, value: flagValue(f)}
@@ -78,14 +95,16 @@ function completionFlags(flags: Record<string, FlagInfo>): CompletionFlag[] {
 
 function flagValue(f: FlagInfo): CompletionFlag['value'] {
   if (f.type === 'boolean') return undefined
-  if (f.options?.length) return f.options
+  const options = f.options?.filter(isCompletableWord)
+  if (options?.length) return options
   const help = String(f.helpValue ?? '')
   if (/\bDIR\b/.test(help)) return 'dir'
   if (/\b(PATH|FILE)\b/.test(help)) return 'file'
   return 'any'
 }
 
-const firstLine = (text: string) => text.split('\n')[0].trim()
+/** A description's first line, its control and format characters made visible (never raw in a script). */
+const firstLine = (text: string) => sanitizeUntrusted(text.split('\n')[0].trim())
 
 /** The words one level below `node`. */
 function children(tree: readonly CompletionNode[], node: CompletionNode): CompletionNode[] {
@@ -199,16 +218,26 @@ _jp() {
     -*) kind=$(_jp_value_kind "$path" "$prev") ;;
   esac
   case "$kind" in
-    options:*) COMPREPLY=($(compgen -W "\${kind#options:}" -- "$cur")); return ;;
+    options:*) _jp_add_matching "$cur" "\${kind#options:}"; return ;;
     dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     any) return ;;
   esac
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_jp_flags "$path")" -- "$cur"))
+    _jp_add_matching "$cur" "$(_jp_flags "$path")"
   else
-    COMPREPLY=($(compgen -W "$(_jp_children "$path") $(_jp_arg_options "$path")" -- "$cur"))
+    _jp_add_matching "$cur" "$(_jp_children "$path") $(_jp_arg_options "$path")"
   fi
+}
+# Adds each word of "$2" that starts with "$1" to COMPREPLY: split without
+# globbing, compared literally, never expanded (compgen -W would expand it).
+_jp_add_matching() {
+  local w
+  local -a list
+  read -r -a list <<< "$2"
+  for w in "\${list[@]}"; do
+    [[ $w == "$1"* ]] && COMPREPLY+=("$w")
+  done
 }
 complete -o default -F _jp jp
 `

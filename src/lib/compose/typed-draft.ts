@@ -4,7 +4,7 @@
 // atomic (a 0600 temp file renamed over the draft), never on the key path:
 // a keystroke only schedules the write.
 import {randomBytes} from 'node:crypto'
-import {mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fsyncSync, closeSync} from 'node:fs'
+import {constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fsyncSync, closeSync} from 'node:fs'
 import {dirname, join, basename} from 'node:path'
 import type {TypedDraftSink} from './inline.js'
 
@@ -27,8 +27,8 @@ export class TypedDraft {
   /** The text a crashed prompt left behind; undefined when there is none (or it is blank). */
   read(): string | undefined {
     try {
-      const text = readFileSync(this.path, 'utf8')
-      return text.trim() === '' ? undefined : text
+      const text = readPrivateFile(this.path)
+      return text === undefined || text.trim() === '' ? undefined : text
     } catch {
       return undefined
     }
@@ -73,6 +73,21 @@ export class TypedDraft {
   }
 }
 
+/**
+ * A draft's text, read without following a link or blocking on a FIFO
+ * planted in its place (the data dir is jp's: nothing there is read through
+ * a link); undefined for anything but a regular file.
+ */
+function readPrivateFile(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+// The rename replaces a link planted at `path` rather than writing through it.
 function writeAtomic(path: string, text: string): void {
   mkdirSync(dirname(path), {recursive: true, mode: 0o700})
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)

@@ -36,6 +36,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
         '*': {run: 'ask', result: 'unattended', cancellation_response: DEFAULT_TOOL_CANCELLED_RESPONSE},
       },
     },
+    mcp: {servers: {}},
   }
 }
 

@@ -17,6 +17,7 @@ export interface KeyDoc {
 export const PLACEHOLDERS: Record<string, {segment: string; example: string}> = {
   'conversation.tools': {segment: '<tool>', example: 'greet'},
   'conversation.tools.<tool>.parameters': {segment: '<arg>', example: 'name'},
+  'mcp.servers': {segment: '<server>', example: 'everything'},
 }
 
 /** The docs of one `providers.llm.NAME` table, from its row in PROVIDERS. */
@@ -229,7 +230,7 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'conversation.tools.<tool>.env': {
     description:
-      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*` (case-insensitive). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
+      "Which of jp's environment variables the tool gets. By default all of them except secrets: every provider's `api_key_env` and names matching `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*PASSPHRASE*`, `*CREDENTIAL*`, `*_AUTH*`, `SSH_AUTH_SOCK`, `GPG_AGENT_INFO`, `KUBECONFIG` and `AWS_*` but the region and profile (case-insensitive), and any value that is a URL with a password (`scheme://user:pass@`). Fields set here replace the same fields of `'*'`. See docs/tools.md.",
     example: '{inherit = "core", keep = ["GITHUB_TOKEN"]}',
   },
   'conversation.tools.<tool>.env.inherit': {
@@ -248,4 +249,40 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   'conversation.tools.<tool>.parameters.<arg>.required': {description: 'The model must always pass it.', example: 'true'},
   'conversation.tools.<tool>.parameters.<arg>.enum': {description: 'The allowed values.', example: '["formal", "casual"]'},
   'conversation.tools.<tool>.parameters.<arg>.items': {description: 'For `type = "array"`: the JSON schema of the items.', example: '{type = "string"}'},
+
+  mcp: {description: 'MCP servers whose tools the model may call (docs/tools.md, "MCP servers").', example: '{}'},
+  'mcp.servers': {
+    description:
+      "One table per server. Its tools are named `SERVER.TOOL` and take every tool setting of `conversation.tools` (`\"SERVER.TOOL\"`, or `\"SERVER.*\"` for all of them: `enable`, `run`, `result`, `env`, `cancellation_response`) and `-t`/`-T`. Servers start when a query first needs its tools, in parallel, never before the prompt. An untrusted workspace cannot set this (ignored with a notice; see docs/trust.md).",
+    example: '{}',
+  },
+  'mcp.servers.<server>': {
+    description: 'One server: `command` (stdio) or `url` (Streamable HTTP), exactly one of them. The name (letters, digits, `_`, `-`) is the first half of its tools\' names.',
+    example: '{command = "npx", args = ["-y", "@modelcontextprotocol/server-everything"]}',
+  },
+  'mcp.servers.<server>.command': {
+    description: "stdio: the program jp starts (looked up in `PATH`, no shell). Its stderr goes to `<user data dir>/logs/mcp/SERVER.log`, never the terminal.",
+    example: '"mcp-server-everything"',
+  },
+  'mcp.servers.<server>.args': {description: 'stdio: the program\'s arguments.', example: '["stdio"]'},
+  'mcp.servers.<server>.env': {
+    description:
+      "stdio: variables set for the server, over the environment its tools' `env` policy gives it (`conversation.tools.\"SERVER.*\".env`, then `'*'`: secrets dropped unless kept by name). A value `\"$VAR\"` is jp's own variable VAR, so a secret need not be written in a file.",
+    example: '{GITHUB_TOKEN = "$GITHUB_TOKEN"}',
+  },
+  'mcp.servers.<server>.cwd': {description: 'stdio: the working directory (default: the workspace root; relative to it).', example: '"tools"'},
+  'mcp.servers.<server>.url': {description: 'Streamable HTTP: the endpoint.', example: '"http://127.0.0.1:3001/mcp"'},
+  'mcp.servers.<server>.headers': {
+    description: 'Streamable HTTP: headers sent with every request. A value `"$VAR"` (or `"Bearer $VAR"`) takes jp\'s variable VAR; header values are shown redacted wherever jp prints them.',
+    example: '{Authorization = "Bearer $MCP_TOKEN"}',
+  },
+  'mcp.servers.<server>.enable': {
+    description: 'Start the server and offer its tools (`false`: only when `jp query -t SERVER.TOOL` or `-t "SERVER.*"` names them).',
+    example: 'false',
+  },
+  'mcp.servers.<server>.timeout_secs': {
+    description:
+      'How long the server may take to start and list its tools (it is left out of that turn with one notice otherwise), and how long one tool call may run before it is cancelled (`notifications/cancelled`).',
+    example: '60',
+  },
 }

@@ -81,6 +81,20 @@ export type ProviderName = keyof typeof PROVIDERS
 /** The table's names, in its order (the order the docs and error messages list them). */
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[]
 
+/**
+ * What is wrong with a model id (`PROVIDER/MODEL`, the provider one jp
+ * knows), or undefined: what a query checks first, and `jp config set
+ * assistant.model.id` before it writes.
+ */
+export function modelIdProblem(id: string): string | undefined {
+  const trimmed = id.trim()
+  const slash = trimmed.indexOf('/')
+  if (slash <= 0 || slash === trimmed.length - 1) return `invalid model id "${id}": expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5`
+  const name = trimmed.slice(0, slash)
+  if (name !== 'echo' && !providerSpec(name)) return `unknown provider "${name}" in model id "${id}" (known: ${['echo', ...PROVIDER_NAMES].join(', ')})`
+  return undefined
+}
+
 /** The provider spec for a name from a model id or a config key, or undefined when jp knows no such provider. */
 export function providerSpec(name: string): ProviderSpec | undefined {
   return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name as ProviderName] : undefined

@@ -80,6 +80,33 @@ const toolSchema = table({
   ),
 })
 
+/** `mcp.servers.NAME`: a server run over stdio (`command`) or reached over Streamable HTTP (`url`). */
+const mcpServerSchema = table({
+  command: str,
+  args: arrayOf(str),
+  env: map(str),
+  cwd: str,
+  url: str,
+  headers: map(str),
+  enable: bool,
+  timeout_secs: positive,
+})
+
+/** A server's name is the first half of its tools' names (`NAME.TOOL`): no dot, nothing a provider's tool name cannot carry. */
+const mcpServersSchema = {
+  kind: 'map' as const,
+  values: mcpServerSchema,
+  check: (servers: Record<string, unknown>) => {
+    for (const [name, server] of Object.entries(servers)) {
+      if (!/^[A-Za-z0-9_-]{1,32}$/.test(name)) return {key: name, problem: 'a server name is 1 to 32 letters, digits, `_` or `-`'}
+      // `command` xor `url` is checked where the server starts: a layer may change one key of a server another layer defines.
+      const url = (server as {url?: unknown}).url
+      if (typeof url === 'string' && !/^https?:\/\//i.test(url)) return {key: name, problem: '`url` must start with http:// or https://'}
+    }
+    return undefined
+  },
+}
+
 /** The schema of every key in SPEC §4 (./types.ts `Config` is its TypeScript shape; test/config/config-type.test.ts ties the two). */
 export const CONFIG_SCHEMA = table({
   assistant: table({
@@ -110,6 +137,7 @@ export const CONFIG_SCHEMA = table({
   query: table({compose_in_editor: composeSchema, attach_max_bytes: positive}),
   style: table({markdown: bool, hyperlinks: bool, code_theme: oneOf('ansi', 'dark', 'light', 'mono')}),
   conversation: table({tools: map(toolSchema)}),
+  mcp: table({servers: mcpServersSchema}),
 }) satisfies Schema
 
 /**

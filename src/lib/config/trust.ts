@@ -17,7 +17,8 @@ import {isTable} from './schema.js'
  * - providers: `base_url` and `api_key_env` — where requests go, which key they carry;
  * - editor.cmd / envs / backend — which program (or plugin backend) jp runs on your files;
  * - conversation.tools — tool commands, and `run`/`result` modes that would let a
- *   tool (yours too, via `'*'`) run unattended.
+ *   tool (yours too, via `'*'`) run unattended;
+ * - mcp.servers — programs jp would start, and where tool calls (with which headers) go.
  */
 export const RESTRICTED_KEYS: readonly (readonly string[])[] = [
   ['providers'],
@@ -25,6 +26,7 @@ export const RESTRICTED_KEYS: readonly (readonly string[])[] = [
   ['editor', 'envs'],
   ['editor', 'backend'],
   ['conversation', 'tools'],
+  ['mcp', 'servers'],
 ]
 
 /** The dotted paths of the leaves under `value` (a table counts through its keys; an empty table is itself). */

@@ -87,6 +87,20 @@ export interface ToolConfig {
   parameters?: Record<string, ToolParameter>
 }
 
+/** `mcp.servers.NAME` (SPEC §19): stdio (`command`, `args`, `env`, `cwd`) or Streamable HTTP (`url`, `headers`). */
+export interface McpServerConfig {
+  command?: string
+  args?: string[]
+  /** Variables set for the server; a value `"$VAR"` is jp's own variable VAR. */
+  env?: Record<string, string>
+  cwd?: string
+  url?: string
+  /** HTTP headers; a value `"$VAR"` is jp's own variable VAR (secrets stay out of files). */
+  headers?: Record<string, string>
+  enable?: boolean
+  timeout_secs?: number
+}
+
 export interface Config {
   assistant: {
     model: {
@@ -106,6 +120,7 @@ export interface Config {
   /** How assistant text looks on a terminal (SPEC §18 "Markdown on the terminal"). */
   style: StyleSection
   conversation: {tools: Record<string, ToolConfig>}
+  mcp: {servers: Record<string, McpServerConfig>}
 }
 
 /** `style.code_theme`: the named highlighting themes (src/lib/markdown/style.ts). */

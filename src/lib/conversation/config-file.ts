@@ -8,20 +8,27 @@
 //     schema, types, command quoting), or nothing is written;
 //   - an untrusted workspace's file is refused the keys jp would ignore there
 //     (config/trust.ts), with the hint that says how to trust it;
-//   - the write is atomic (a crash leaves the old file or the new one);
+//   - the write is atomic (a crash leaves the old file or the new one), made
+//     under the file's lock with the file read again under it, so parallel
+//     sets cannot lose each other's keys (issue 42); a linked file (a
+//     dotfiles repository) is edited at its target and stays a link; the
+//     file keeps its mode, owner and line endings; a read-only file is
+//     refused, nothing written;
 //   - in a trusted workspace whose file the trust covered, a restricted key
 //     set here is the user's own edit: the trust is extended to it (issue 28).
-import {mkdir, readFile} from 'node:fs/promises'
-import {dirname, join} from 'node:path'
+import {chmod, chown, lstat, mkdir, readFile, readlink, realpath, stat} from 'node:fs/promises'
+import {dirname, join, resolve} from 'node:path'
 import {quote} from 'shlex'
 import {setTomlKey} from '../config/edit.js'
 import {ConfigError} from '../config/errors.js'
 import {layerAt, userConfigPath} from '../config/layers.js'
 import {formatKeyPath} from '../config/locate.js'
 import {parseConfigToml} from '../config/parse.js'
+import {modelIdProblem} from '../config/providers.js'
 import {tomlValue} from '../config/toml-text.js'
 import {changedSettings, CONFIG_SOURCE, restrictedSettings, withoutRestrictedKeys} from '../config/trust.js'
 import {DIR_MODE, writeFileDurably} from './files.js'
+import {acquireLock, ConversationLockedError} from './lock.js'
 import {coverLayer, isTrusted, trustRecord} from './trust-store.js'
 import type {Workspace} from './workspace.js'
 
@@ -62,22 +69,84 @@ export async function setConfigValue(opts: SetConfigOptions): Promise<string> {
     }
   }
   const layer = await layerAt(opts.path, opts.raw, 'jp config set')
+  // The schema says "a string"; a query also needs a provider jp knows.
+  const modelId = key === 'assistant.model.id' ? modelIdProblem(String(valueAt(layer, opts.path))) : undefined
+  if (modelId) throw new ConfigError({source: 'jp config set', key, problem: modelId})
   const valueText = tomlValue(valueAt(layer, opts.path))
-  let text = ''
+  const target = await linkTarget(file)
+  await mkdir(dirname(target), {recursive: true, mode: DIR_MODE})
+  const release = await lockConfigFile(target)
   try {
-    text = await readFile(file, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError({source: file, problem: `cannot be read: ${(e as Error).message}`})
+    // Read under the lock: a set that ran meanwhile is in this text.
+    const before = await existingFile(target)
+    const text = before?.text ?? ''
+    const edited = await setTomlKey(text, opts.path, valueText, file)
+    const next = text.includes('\r\n') ? edited.replace(/\r?\n/g, '\r\n') : edited
+    // As the file will be loaded: a value that fits alone can still break it (a key it now conflicts with).
+    const nextLayer = await parseConfigToml(next, file)
+    // Whether the trust covered the file as it was, read before it changes.
+    const covered = opts.target === 'workspace' && (await coveredByTrust(opts.workspace, text, file, opts.env))
+    await writeFileDurably(target, next)
+    if (before) await keepOwnership(target, before.mode, before.uid, before.gid)
+    if (covered) await coverLayer(opts.workspace.root, CONFIG_SOURCE, restrictedSettings(nextLayer), opts.env)
+  } finally {
+    await release()
   }
-  const next = await setTomlKey(text, opts.path, valueText, file)
-  // As the file will be loaded: a value that fits alone can still break it (a key it now conflicts with).
-  const nextLayer = await parseConfigToml(next, file)
-  await mkdir(dirname(file), {recursive: true, mode: DIR_MODE})
-  // Whether the trust covered the file as it was, read before it changes.
-  const covered = opts.target === 'workspace' && (await coveredByTrust(opts.workspace, text, file, opts.env))
-  await writeFileDurably(file, next)
-  if (covered) await coverLayer(opts.workspace.root, CONFIG_SOURCE, restrictedSettings(nextLayer), opts.env)
   return file
+}
+
+/** How long `jp config set` waits for another one writing the same file. */
+const CONFIG_LOCK_WAIT_MS = 10_000
+
+async function lockConfigFile(target: string): Promise<() => Promise<void>> {
+  try {
+    return await acquireLock(`${target}.lock`, target, {waitMs: CONFIG_LOCK_WAIT_MS, pollMs: 15})
+  } catch (e) {
+    if (!(e instanceof ConversationLockedError)) throw e
+    const who = e.holderPid === undefined ? 'another jp process' : `another jp process (pid ${e.holderPid})`
+    throw new ConfigError({source: target, problem: `is being changed by ${who}; nothing was written, try again`})
+  }
+}
+
+/** Where a config file's bytes live: the file itself, or the target of the link at its path (the link is kept). */
+async function linkTarget(file: string): Promise<string> {
+  try {
+    if (!(await lstat(file)).isSymbolicLink()) return file
+  } catch {
+    return file
+  }
+  try {
+    return await realpath(file)
+  } catch {
+    // A dangling link: the file it names is created.
+    return resolve(dirname(file), await readlink(file))
+  }
+}
+
+/** The file's text, mode and owner; undefined when it does not exist. A read-only file is refused. */
+async function existingFile(file: string): Promise<{text: string; mode: number; uid: number; gid: number} | undefined> {
+  let st
+  try {
+    st = await stat(file)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new ConfigError({source: file, problem: `cannot be read: ${(e as Error).message}`})
+  }
+  // Checked on the bits, not access(): root may write anything, but a file
+  // the user made read-only is a wish jp keeps.
+  if ((st.mode & 0o222) === 0) throw new ConfigError({source: file, problem: 'is read-only; nothing was written (make it writable first)'})
+  try {
+    return {text: await readFile(file, 'utf8'), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid}
+  } catch (e) {
+    throw new ConfigError({source: file, problem: `cannot be read: ${(e as Error).message}`})
+  }
+}
+
+/** The new file (written 0600 by the atomic write) given the old one's mode and, where allowed, owner. */
+async function keepOwnership(file: string, mode: number, uid: number, gid: number): Promise<void> {
+  await chmod(file, mode)
+  const now = await stat(file)
+  if (now.uid !== uid || now.gid !== gid) await chown(file, uid, gid).catch(() => {})
 }
 
 /** Whether the workspace's trust covers every restricted setting of its config file `text` (so an edit by the user may extend it). */

@@ -35,7 +35,7 @@ const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL
 export class SymlinkRefusedError extends Error {
   readonly code = 'ELOOP'
   constructor(readonly path: string) {
-    super(`refusing to use ${path}: it is a symbolic link, and jp follows no links inside .jp/ (replace it with the real file or directory)`)
+    super(`refusing to use ${path}: it is a symbolic link, and jp follows no links where it keeps its own files (replace it with the real file or directory)`)
     this.name = 'SymlinkRefusedError'
   }
 }

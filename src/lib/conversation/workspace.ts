@@ -49,7 +49,7 @@ export async function findWorkspace(opts: {cwd: string; explicit?: string; env?:
     let root = resolve(opts.cwd, opts.explicit)
     if (basename(root) === JP_DIR) root = dirname(root)
     if (!(await isDir(join(root, JP_DIR)))) {
-      throw new WorkspaceError(`--workspace ${opts.explicit}: no .jp directory in ${root} (create one with 'jp init ${opts.explicit}')`)
+      throw new WorkspaceError(`--workspace-dir ${opts.explicit}: no .jp directory in ${root} (create one with 'jp init ${opts.explicit}')`)
     }
     return workspaceAt(root, false)
   }

@@ -22,6 +22,7 @@ import {errorLine} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 
 import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
+import {pluginApi} from './plugin-api.js'
 import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
 import {recordPluginFailures} from './slot.js'
 
@@ -84,11 +85,12 @@ async function runPluginHooks(
   const timedOut = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not finish within ${Math.round(timeoutMs / 1000)} s; ignored`), timeoutMs)
   })
+  const jp = pluginApi(oclif.version)
   const run = (async () => {
     for (const hook of plugin.hooks[EDITOR_BACKENDS_HOOK] ?? []) {
       const fn = await loadHook(plugin, hook)
       const context = hookContext(oclif, line)
-      await fn.call(context, {registry: view, config: oclif, context})
+      await fn.call(context, {registry: view, jp, config: oclif, context})
     }
     return undefined
   })().catch((error: unknown) => `failed: ${errorLine(error)}`)

@@ -1,6 +1,9 @@
 // The frontend seam for running the user's editor (SPEC §5, seed "EditorBackend").
 
-export type EditOutcome = 'saved' | 'cancelled'
+/** The two outcomes of an edit, as values (a plugin gets them from its hook's `jp.EDIT_OUTCOMES`). */
+export const EDIT_OUTCOMES = Object.freeze({saved: 'saved', cancelled: 'cancelled'} as const)
+
+export type EditOutcome = (typeof EDIT_OUTCOMES)[keyof typeof EDIT_OUTCOMES]
 
 export interface EditTextResult {
   outcome: EditOutcome

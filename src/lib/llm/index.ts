@@ -1,7 +1,7 @@
 // Model resolution: "provider/model" → a ready Provider. Adapters are
 // imported lazily so nothing provider-related loads until a query runs, and a
 // missing API key fails here, before any request is made.
-import {envBaseUrl, PROVIDER_NAMES, providerSpec, type ProviderName, type ProviderSpec} from '../config/providers.js'
+import {envBaseUrl, modelIdProblem, PROVIDER_NAMES, providerSpec, type ProviderName, type ProviderSpec} from '../config/providers.js'
 import type {ProviderConfig} from '../config/types.js'
 import {modelParametersProblem, type ModelParameters} from './parameters.js'
 import type {Provider} from './types.js'
@@ -29,9 +29,7 @@ export class ModelResolutionError extends Error {
 export function parseModelId(id: string): {provider: string; model: string} {
   const trimmed = id.trim()
   const slash = trimmed.indexOf('/')
-  if (slash <= 0 || slash === trimmed.length - 1) {
-    throw new ModelResolutionError(`invalid model id "${id}": expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5`)
-  }
+  if (slash <= 0 || slash === trimmed.length - 1) throw new ModelResolutionError(modelIdProblem(id)!)
   return {provider: trimmed.slice(0, slash), model: trimmed.slice(slash + 1)}
 }
 

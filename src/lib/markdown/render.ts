@@ -57,6 +57,12 @@ export interface MarkdownRenderOptions {
   continues?: boolean
   /** ...and it had loaded its highlighter (code in a later list item or quote is highlighted): this one loads it first. */
   highlighted?: boolean
+  /**
+   * Written before each code line (never part of what is shown): lets a
+   * caller that indents the rendered text (`jp conversation show`) leave
+   * code lines bare. A character sanitized text cannot hold (NUL).
+   */
+  codeMark?: string
 }
 
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
@@ -360,53 +366,29 @@ export class MarkdownRenderer {
       f.lines.splice(0, drop)
       f.from = Math.max(0, f.from - drop)
     }
-    const pieces = this.codePieces(f, text)
-    this.out += this.codeLine(pieces, f.width, [{text: '│ ', style: this.style(ELEMENT.codeFrame)}])
+    this.out += this.codeLine(this.codePieces(f, text))
   }
 
   /** The pieces of `text`, the block's newest line (already in `f.lines`). */
   private codePieces(f: Code, text: string): Piece[] {
     if (f.language && this.highlighter) {
-      const lines = f.from === f.lines.length - 1 ? [expandTabs(text)] : f.lines.slice(f.from).map(expandTabs)
+      const lines = f.from === f.lines.length - 1 ? [text] : f.lines.slice(f.from)
       const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
       if (ground) f.from = f.lines.length
       // The highlighter's pieces are new: with no base style they are what is painted.
       return this.base === PLAIN ? pieces : pieces.map((p) => ({text: p.text, style: this.style(p.style)}))
     }
-    return [{text: expandTabs(text), style: this.base}]
+    return [{text, style: this.base}]
   }
 
-  /** One code line behind `prefix`, cut (never wrapped at words) to the width. */
-  private codeLine(pieces: Piece[], width: number, prefix: Piece[]): string {
-    const pw = prefix.reduce((n, p) => n + cells(p.text), 0)
-    const room = Math.max(1, width - pw)
-    let out = paintPieces(prefix, this.opts.color)
-    let col = 0
-    for (const p of pieces) {
-      let text = p.text
-      const w = cells(text)
-      if (col + w <= room) {
-        out += paint(text, p.style, this.opts.color)
-        col += w
-        continue
-      }
-      while (text !== '') {
-        if (col >= room) {
-          out += '\n' + paintPieces(prefix, this.opts.color)
-          col = 0
-        }
-        const head = hardSplit(text, room, room - col)[0]
-        const hw = cells(head)
-        if (hw > room - col && col > 0) {
-          col = room
-          continue
-        }
-        out += paint(head, p.style, this.opts.color)
-        col += hw
-        text = text.slice(head.length)
-      }
-    }
-    return out + '\n'
+  /**
+   * One code line as it is copied (SPEC §19): nothing before or after it on
+   * its line, never cut (the terminal soft-wraps a long one), tabs kept (the
+   * terminal's stops are the source's: the line starts at column 0). Each
+   * piece ends with a reset, so nothing painted runs on past the code.
+   */
+  private codeLine(pieces: Piece[]): string {
+    return (this.opts.codeMark ?? '') + paintPieces(pieces, this.opts.color) + '\n'
   }
 
   private fenceClose(): void {
@@ -532,12 +514,11 @@ export class MarkdownRenderer {
         const label = info.split(/\s/)[0]
         const room = Math.max(2, ctx.width - piecesWidth(ctx.first))
         const head = label === '' ? '┌' : `┌─ ${label} `
-        const frame = this.style(ELEMENT.codeFrame)
         this.out += paintPieces(ctx.first, this.opts.color) + this.framed(head + '─'.repeat(Math.max(0, room - cells(head))), room) + '\n'
         const f: Code = {language, lines: [], from: 0}
         for (const line of lines) {
           f.lines.push(line)
-          this.out += this.codeLine(this.codePieces(f, line), ctx.width, [...ctx.rest, {text: '│ ', style: frame}])
+          this.out += this.codeLine(this.codePieces(f, line))
         }
         this.out += paintPieces(ctx.rest, this.opts.color) + this.framed('└' + '─'.repeat(room - 1), room) + '\n'
         return
@@ -646,7 +627,14 @@ export class MarkdownRenderer {
   }
 
   private tableRows(source: SourceCell[][], ctx: Ctx): string {
-    const rows: TableCell[][] = source.map((row) => row.map((cell) => (this.opts.quick !== false ? this.quickCell(cell) : undefined) ?? this.wrappedCell(cell)))
+    const rows: TableCell[][] = source.map((row) =>
+      row.map((source) => {
+        const glued = glueUnits(source.children)
+        const cell = glued === source.children ? source : {...source, children: glued}
+        const laid = (this.opts.quick !== false ? this.quickCell(cell) : undefined) ?? this.wrappedCell(cell)
+        return glued === source.children ? laid : unglued(laid)
+      }),
+    )
     const room = Math.max(4, ctx.width - piecesWidth(ctx.first))
     const lines = layoutTable(rows, room, {border: this.style(ELEMENT.tableBorder), color: this.opts.color})
     if (lines.length === 0) return ''
@@ -693,6 +681,32 @@ export class MarkdownRenderer {
     for (const text of lines) result.push({text, width: visibleWidth(text)})
     return result
   }
+}
+
+/**
+ * A number and the unit after it (`0.01 ms`, `120 MB`, `0.2 %`): in a table
+ * cell they are one word, never put on two lines.
+ */
+const NUMBER_UNIT = /(\d) (?=(?:[kKMGTP]i?B|B|[mµun]?s|min|h|%|px|em|°[CF]|[kMG]?Hz|x|×|req\/s|ops\/s)(?![\p{L}\p{N}_]))/gu
+const NO_BREAK = '\u00a0'
+
+/** The cell's inline tokens with a no-break space between each number and its unit (the same tokens when there is none). */
+function glueUnits(children: readonly Token[]): readonly Token[] {
+  let changed = false
+  const out = children.map((t) => {
+    if (t.type !== 'text' || !/\d /.test(t.content)) return t
+    const content = t.content.replace(NUMBER_UNIT, `$1${NO_BREAK}`)
+    if (content === t.content) return t
+    changed = true
+    return Object.assign(Object.create(Object.getPrototypeOf(t) as object) as Token, t, {content})
+  })
+  return changed ? out : children
+}
+
+/** A cell laid out with glued units, shown with ordinary spaces again (the copy of a cell is its text). */
+function unglued(cell: TableCell): TableCell {
+  const plainSpace = (lines: {text: string; width: number}[]) => lines.map((l) => (l.text.includes(NO_BREAK) ? {text: l.text.replaceAll(NO_BREAK, ' '), width: l.width} : l))
+  return {...cell, render: (width) => plainSpace(cell.render(width))}
 }
 
 /** A code block's highlighting state: its recent lines, and where the next line's context starts. */
@@ -768,13 +782,6 @@ function trimEnd(pieces: readonly Piece[]): Piece[] {
     if (last.text !== '') break
     out.pop()
   }
-  return out
-}
-
-function expandTabs(line: string): string {
-  if (!line.includes('\t')) return line
-  let out = ''
-  for (const ch of line) out += ch === '\t' ? ' '.repeat(4 - (cells(out) % 4)) : ch
   return out
 }
 

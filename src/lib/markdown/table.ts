@@ -1,8 +1,9 @@
-// GFM tables fitted to the terminal: columns at their natural width when the
-// table fits, else shrunk towards their longest word (cells wrap), else
-// narrower still (long words cut); no line is ever wider than the room
-// given. A table too narrow even for one cell per column is shown as one
-// `header: value` record per row instead.
+// GFM tables fitted to the terminal (SPEC §19 "Code and tables"): columns
+// at their natural width when the table fits, else shrunk towards their
+// longest word (cells wrap at words; the rows are then separated by rules);
+// a table that cannot give every column its longest word is shown as
+// records, `Header: value` lines per row, where a word is cut only when it
+// is longer than the whole line. No line is ever wider than the room given.
 import {paint, type Style} from './style.js'
 
 export interface TableCell {
@@ -15,85 +16,68 @@ export interface TableCell {
   align?: 'left' | 'right' | 'center'
 }
 
-/** A column is not shrunk below this while words may still be cut instead. */
+/** A column of short cells still gets this many cells (or its natural width, if less). */
 const MIN_COLUMN = 3
-/** A long word counts as at most this wide when shrinking (URLs get cut). */
-const MAX_WORD = 16
+
+type Lines = {text: string; width: number}[]
 
 export function layoutTable(rows: TableCell[][], room: number, opts: {border: Style; color: boolean}): string[] {
   const n = rows.reduce((k, r) => Math.max(k, r.length), 0)
   if (n === 0) return []
-  const overhead = 3 * n + 1
-  const avail = room - overhead
-  if (avail < n * MIN_COLUMN) return records(rows, room, opts)
   const natural = new Array<number>(n).fill(1)
-  const min = new Array<number>(n).fill(1)
+  const need = new Array<number>(n).fill(1)
   for (const row of rows) {
     for (let k = 0; k < row.length; k++) {
       const c = row[k]
       if (c.natural > natural[k]) natural[k] = c.natural
-      const m = Math.max(MIN_COLUMN, Math.min(c.min, MAX_WORD))
-      if (m > min[k]) min[k] = m
+      if (c.min > need[k]) need[k] = c.min
     }
   }
-  for (let k = 0; k < n; k++) if (min[k] > natural[k]) min[k] = natural[k]
-  const widths = fit(natural, min, avail)
+  for (let k = 0; k < n; k++) need[k] = Math.max(need[k], Math.min(MIN_COLUMN, natural[k]))
+  const avail = room - (3 * n + 1)
+  // Every column gets its longest word, or the table is read as records: a word is never cut in a grid.
+  if (sum(need) > avail) return records(rows, room, opts)
+  const widths = fit(natural, need, avail)
   const rule = (l: string, m: string, r: string) => {
     let s = l
     for (let k = 0; k < n; k++) s += (k > 0 ? m : '') + '─'.repeat(widths[k] + 2)
     return paint(s + r, opts.border, opts.color)
   }
   const bar = paint('│', opts.border, opts.color)
+  const laid: Lines[][] = rows.map((row) => widths.map((w, k) => (row[k] ? row[k].render(w) : [])))
+  // A body row of more than one line: rules between the rows, so no row's last line reads as the next one's first.
+  const ruled = laid.some((row, r) => r > 0 && row.some((lines) => lines.length > 1))
   const out = [rule('┌', '┬', '┐')]
-  const cellLines: {text: string; width: number}[][] = new Array(n)
   for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]
-    let height = 1
-    for (let k = 0; k < n; k++) {
-      const lines = row[k] ? row[k].render(widths[k]) : []
-      cellLines[k] = lines
-      if (lines.length > height) height = lines.length
-    }
+    const height = laid[r].reduce((h, lines) => Math.max(h, lines.length), 1)
     for (let line = 0; line < height; line++) {
       let s = bar
       for (let k = 0; k < n; k++) {
-        const cell = cellLines[k][line]
-        s += ' ' + (cell ? pad(cell.text, cell.width, widths[k], row[k].align) : ' '.repeat(widths[k])) + ' ' + bar
+        const cell = laid[r][k][line]
+        s += ' ' + (cell ? pad(cell.text, cell.width, widths[k], rows[r][k].align) : ' '.repeat(widths[k])) + ' ' + bar
       }
       out.push(s)
     }
-    if (r === 0 && rows.length > 1) out.push(rule('├', '┼', '┤'))
+    if (r < rows.length - 1 && (r === 0 || ruled)) out.push(rule('├', '┼', '┤'))
   }
   out.push(rule('└', '┴', '┘'))
   return out
 }
 
-/** Column widths summing to at most `avail`: natural if they fit, else between min and natural, else below min. */
-function fit(natural: number[], min: number[], avail: number): number[] {
+/** Column widths summing to at most `avail` (at least the needs' sum): natural if they fit, else between need and natural. */
+function fit(natural: number[], need: number[], avail: number): number[] {
   if (sum(natural) <= avail) return natural
-  if (sum(min) <= avail) {
-    // Share what is left over the minimums in proportion to what each column wants beyond it.
-    const extra = avail - sum(min)
-    const want = natural.map((w, k) => w - min[k])
-    const total = sum(want)
-    const widths = min.map((m, k) => m + Math.floor((extra * want[k]) / total))
-    let left = avail - sum(widths)
-    for (let k = 0; left > 0 && k < widths.length; k++) {
-      if (widths[k] < natural[k]) {
-        widths[k]++
-        left--
-      }
-    }
-    return widths
-  }
-  // Even the minimums do not fit: equal shares (words are cut).
-  const each = Math.floor(avail / natural.length)
-  const widths = natural.map((w) => Math.min(w, each))
+  // Share what is left over the needs in proportion to what each column wants beyond it.
+  const extra = avail - sum(need)
+  const want = natural.map((w, k) => w - need[k])
+  const total = sum(want)
+  const widths = need.map((m, k) => m + Math.floor((extra * want[k]) / total))
   let left = avail - sum(widths)
   for (let k = 0; left > 0 && k < widths.length; k++) {
-    const more = Math.min(left, natural[k] - widths[k])
-    widths[k] += more
-    left -= more
+    if (widths[k] < natural[k]) {
+      widths[k]++
+      left--
+    }
   }
   return widths
 }
@@ -111,7 +95,11 @@ function pad(text: string, width: number, to: number, align: TableCell['align'])
   return text + ' '.repeat(space)
 }
 
-/** The narrow fallback: each body row as `header: value` lines, rows apart. */
+/**
+ * The narrow layout: each body row as `Header: value` lines, rows apart by a
+ * rule. A value that does not fit beside its header goes under it, indented
+ * (not indented when a word of it needs the whole line).
+ */
 function records(rows: TableCell[][], room: number, opts: {border: Style; color: boolean}): string[] {
   const [header, ...body] = rows
   const out: string[] = []
@@ -119,8 +107,15 @@ function records(rows: TableCell[][], room: number, opts: {border: Style; color:
     if (r > 0) out.push(paint('─'.repeat(Math.max(1, room)), opts.border, opts.color))
     row.forEach((cell, k) => {
       const name = header[k]?.render(Math.max(1, room - 1)) ?? []
+      const last = name[name.length - 1]
+      if (name.length === 1 && last.width + 2 + cell.natural <= room) {
+        const value = cell.render(cell.natural)
+        out.push(value.length === 0 ? last.text + ':' : last.text + ': ' + value[0].text)
+        return
+      }
       name.forEach((l, i) => out.push(i === name.length - 1 ? l.text + ':' : l.text))
-      for (const l of cell.render(Math.max(1, room - 2))) out.push('  ' + l.text)
+      const indent = cell.min <= room - 2 ? '  ' : ''
+      for (const l of cell.render(Math.max(1, room - indent.length))) out.push(indent + l.text)
     })
   })
   if (body.length === 0) for (const cell of header) for (const l of cell.render(room)) out.push(l.text)

@@ -44,6 +44,8 @@ export interface MarkdownSetupOptions {
   stdout?: NodeJS.WritableStream
   stderr?: NodeJS.WritableStream
   env?: NodeJS.ProcessEnv
+  /** Before each code line of the answers (MarkdownRenderOptions.codeMark). */
+  codeMark?: string
 }
 
 interface TerminalStream {
@@ -59,7 +61,7 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
   const stderr = (opts.stderr ?? process.stderr) as TerminalStream
   if (!stdout.isTTY && !stderr.isTTY) return undefined
   const color = !(env.NO_COLOR !== undefined && env.NO_COLOR !== '')
-  const common = {color, hyperlinks: opts.style.hyperlinks, codeTheme: opts.style.code_theme}
+  const common = {color, hyperlinks: opts.style.hyperlinks, codeTheme: opts.style.code_theme, ...(opts.codeMark === undefined ? {} : {codeMark: opts.codeMark})}
   const columns = (s: TerminalStream) => () => s.columns ?? 80
   const reasoning = {...common, columns: columns(stderr), base: {dim: true}}
   if (!stdout.isTTY) {

@@ -3,13 +3,14 @@
 // hands the path to `editFile` like any other caller, and reads the query and
 // the edited configuration back. The draft is the user's text: it is restored
 // when the editor is cancelled and kept until the turn it starts succeeds.
-import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {mkdir, rename, rm} from 'node:fs/promises'
 import {dirname} from 'node:path'
 import {isDeepStrictEqual} from 'node:util'
 import type {PartialConfig} from '../config/load.js'
 import type {Config} from '../config/types.js'
 import type {ConversationEvent} from '../conversation/events.js'
 import type {EditorBackend} from '../editor/types.js'
+import {ensurePrivateDir, readText, writeFileDurably} from '../conversation/files.js'
 import {buildQueryDocument, historyText, parseQueryDocument} from './document.js'
 import {errorMessage} from '../text/one-line.js'
 
@@ -185,23 +186,20 @@ function joinSeed(prior: string, seed: string): string {
   return `${prior}\n\n${given}`
 }
 
+// The draft lives in the user data dir: a link planted there is refused
+// (files.ts: one line naming it), never read or written through.
 async function readDraft(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw e
-  }
+  return readText(path)
 }
 
 async function writeDraft(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), {recursive: true, mode: 0o700})
-  await writeFile(path, text, {mode: 0o600})
+  await ensurePrivateDir(dirname(path))
+  await writeFileDurably(path, text)
 }
 
 async function restoreDraft(path: string, before: string | undefined): Promise<void> {
   if (before === undefined) await rm(path, {force: true})
-  else await writeFile(path, before, {mode: 0o600})
+  else await writeDraft(path, before)
 }
 
 // smol-toml tables may not be plain objects; compare their JSON shape.

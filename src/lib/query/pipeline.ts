@@ -117,7 +117,21 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   // A press during the lock wait: its menu is answered before the turn starts.
   if (await ladder.settle()) return shutDown(ladder)
   const router = ladder.router
-  const {deps, keyReader, queued} = await buildTurn({config, model, enabledTools, explicitTools: opts.tools, conversation, store, workspace, printer, editor, inline, router, query: text.text})
+  const {deps, keyReader, queued, close} = await buildTurn({
+    config,
+    model,
+    enabledTools,
+    explicitTools: opts.tools,
+    disabledTools: opts.noTools,
+    conversation,
+    store,
+    workspace,
+    printer,
+    editor,
+    inline,
+    router,
+    query: text.text,
+  })
   // The query's turn, and then each reply queued meanwhile (SPEC §18).
   return settleTurn(runTurns(text.text, {...deps, attachments}), {
     conversationId: conversation.id,
@@ -130,6 +144,7 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     printer,
     keyReader,
     queued,
+    closeTools: close,
     // -u: what the turn cost, summed over its requests, from the usage stored with it.
     usage: opts.usage ? () => usageLine(sumUsage(conversation.events, lastTurnStart(conversation.events))) : undefined,
   })

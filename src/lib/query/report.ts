@@ -29,6 +29,8 @@ export interface ReportOptions {
   router: SignalRouter
   printer: Printer
   keyReader?: {stop(): void}
+  /** Ends the turn's tool servers (MCP). */
+  closeTools?(): Promise<void>
   /** The queued reply's slot (on a terminal): while it holds a reply, the draft is that reply's. */
   queued?: Pick<QueuedReplyDraft, 'text' | 'sendingQueued' | 'sent' | 'keepUnsent'>
   /** `jp query -u`: the usage line, printed after the answer. */
@@ -43,6 +45,7 @@ export async function settleTurn(turn: Promise<SettledOutcome>, opts: ReportOpti
   router.onShutdown(async () => {
     await turn.catch(() => {})
     opts.keyReader?.stop()
+    await opts.closeTools?.().catch(() => {})
     await opts.closeEvents?.().catch(() => {})
     await opts.release().catch(() => {})
     printer.close()
@@ -80,6 +83,7 @@ export async function settleTurn(turn: Promise<SettledOutcome>, opts: ReportOpti
       }
     }
     opts.keyReader?.stop()
+    await opts.closeTools?.().catch(() => {})
     await opts.release().catch(() => {})
     router.uninstall()
     await printer.flush()

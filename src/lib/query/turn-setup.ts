@@ -10,9 +10,11 @@ import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
 import type {SignalRouter} from '../interrupt/signals.js'
 import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
+import {withWireToolNames} from '../llm/wire-names.js'
 import type {Printer} from '../printer/printer.js'
 import {hasTty} from '../terminal/tty.js'
 import {runLocalTool} from '../tool/runner.js'
+import type {McpHub} from '../mcp/hub.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
 import type {TurnDeps, TurnQueue} from '../turn/turn-loop.js'
 import type {OpenConversation} from './conversation.js'
@@ -36,9 +38,34 @@ export async function chooseModel(modelFlag: string | undefined, config: Config,
   return resolved
 }
 
-/** The tools enabled for this query (`-t`/`-T` over each tool's `enable`); an unknown name is a QueryError. */
+/** The local tools enabled for this query (`-t`/`-T` over each tool's `enable`); an unknown name is a QueryError. */
 export function chooseTools(config: Config, flags: {tools: string[]; noTools: string[]}): Promise<Set<string>> {
-  return userFacing(() => enabledToolNames(config.conversation.tools, {explicit: flags.tools, disabled: flags.noTools}))
+  return userFacing(() => enabledToolNames(config.conversation.tools, {explicit: flags.tools, disabled: flags.noTools}, config.mcp.servers))
+}
+
+/**
+ * The query's MCP servers, started now (in parallel, after the prompt: they
+ * never delay it); undefined when none is wanted, and then nothing of MCP is loaded.
+ */
+async function startMcp(opts: TurnSetupOptions): Promise<McpHub | undefined> {
+  const {config} = opts
+  const selection = {explicit: opts.explicitTools, disabled: opts.disabledTools ?? []}
+  const names = await import('../mcp/names.js')
+  const wanted = Object.entries(config.mcp.servers).some(([name, server]) => names.mcpServerWanted({...server, name}, selection))
+  if (!wanted) return undefined
+  const {McpHub} = await import('../mcp/hub.js')
+  const hub = new McpHub({
+    servers: config.mcp.servers,
+    tools: config.conversation.tools,
+    selection,
+    cwd: opts.workspace.root,
+    env: process.env,
+    providerKeyVars: providerKeyVariables(config),
+    notice: (line) => opts.printer.warn(line),
+    signal: opts.router.shutdownSignal,
+  })
+  hub.start()
+  return hub
 }
 
 export interface TurnSetupOptions {
@@ -47,6 +74,8 @@ export interface TurnSetupOptions {
   enabledTools: Set<string>
   /** The tools named with `-t` (consent to run them without a terminal). */
   explicitTools: string[]
+  /** The tools named with `-T` (an MCP server's tools, or `SERVER.*`, too). */
+  disabledTools?: string[]
   conversation: OpenConversation
   store: ConversationStore
   workspace: Workspace
@@ -67,6 +96,8 @@ export interface TurnSetup {
   keyReader?: {stop(): void}
   /** On a terminal, the queued reply's slot (the conversation's draft). */
   queued?: QueuedReplyDraft
+  /** Ends what the turn started (MCP servers). */
+  close(): Promise<void>
 }
 
 /** Starts (on a terminal) the Ctrl+C key reader and builds the turn loop's deps around the query's router. */
@@ -87,8 +118,10 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   const queued = interactive ? await userFacing(() => QueuedReplyDraft.open(opts.store.draftPath(conversation.id), opts.query)) : undefined
   const prompts = interactive ? await terminalPrompts(opts, router, queued) : undefined
   const toolConfigs = config.conversation.tools
+  const mcp = await startMcp(opts)
   const deps: TurnDeps = {
-    provider: opts.model.provider,
+    // `SERVER.TOOL` is no valid tool name on the wire: encoded there, decoded back (the offline model needs neither).
+    provider: opts.model.provider.name === 'echo' ? opts.model.provider : withWireToolNames(opts.model.provider),
     model: opts.model.model,
     system: config.assistant.system_prompt,
     reasoning: config.assistant.model.parameters?.reasoning,
@@ -98,7 +131,10 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     toolConfigs,
     enabledTools: opts.enabledTools,
     explicitTools: new Set(opts.explicitTools),
+    moreTools: mcp ? () => mcp.toolSet() : undefined,
+    checkArguments: mcp ? (name, args) => mcp.checkArguments(name, args) : undefined,
     runTool: async (call, args, signal, toolConfig) => {
+      if (mcp && toolConfig.source === 'mcp' && mcp.owns(call.name)) return mcp.call(call.name, args, AbortSignal.any([signal, router.shutdownSignal]))
       const command = toolConfig.command
       if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
       const result = await runLocalTool({
@@ -123,7 +159,7 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
     interactive: prompts,
     queue: prompts && queued ? await turnQueue(opts, {router, keyReader, interrupts: prompts.interrupts, queued}) : undefined,
   }
-  return {deps, router, keyReader, queued}
+  return {deps, router, keyReader, queued, close: async () => mcp?.close()}
 }
 
 /** The queued reply for the turn loop: the slot, type to queue (when on and Ctrl+C is read as a key), the countdown. */

@@ -5,7 +5,7 @@
 // all open the terminal through it. Opening it fails where there is no
 // terminal (CI, cron, a setsid child): callers then get undefined and skip
 // whatever needed a terminal.
-import {closeSync, openSync, writeSync} from 'node:fs'
+import {closeSync, openSync, readFileSync, writeSync} from 'node:fs'
 import tty from 'node:tty'
 
 import {markTerminalGone, terminalGone} from './gone.js'
@@ -17,11 +17,35 @@ export const TTY_PATH = '/dev/tty'
  * terminal, or it is gone (terminal/gone.ts). The one place jp opens it.
  */
 export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | undefined {
-  if (process.platform === 'win32' || terminalGone()) return undefined
+  if (process.platform === 'win32' || terminalGone() || inBackgroundGroup()) return undefined
   try {
     return openSync(TTY_PATH, flags)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Whether jp runs as a background job of its terminal (`jp query … &`): its
+ * process group is not the terminal's foreground group. Such a jp must not
+ * touch the terminal — changing its modes raises SIGTTOU and, with
+ * `stty tostop`, so does writing to it: the shell's job is stopped — so it
+ * behaves as without a terminal (no prompts, the tool rules for no
+ * terminal). Linux tells it in /proc/self/stat (pgrp and tpgid, the fields
+ * after the command name, which may hold spaces and parentheses); elsewhere
+ * jp takes itself for a foreground job.
+ */
+export function inBackgroundGroup(): boolean {
+  if (process.platform !== 'linux') return false
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // state ppid pgrp session tty_nr tpgid …; tpgid -1: no controlling terminal.
+    const pgrp = Number(fields[2])
+    const tpgid = Number(fields[5])
+    return tpgid > 0 && pgrp !== tpgid
+  } catch {
+    return false
   }
 }
 

@@ -50,7 +50,7 @@ export type ToolRunFn = (
 export type PushInterrupt = (handler: () => void) => () => void
 
 export interface ToolPermissionPrompter {
-  promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run']): Promise<PermissionResult>
+  promptPermission(name: string, args: ToolArguments, mode: ResolvedToolConfig['run'], source?: string): Promise<PermissionResult>
   reviewResult(name: string, content: string, mode: ResolvedToolConfig['result']): Promise<ResultReview>
 }
 
@@ -80,6 +80,8 @@ export interface ToolCoordinatorDeps {
   canPrompt: boolean
   /** Tools this query enabled with `--tool NAME` (consent to run without a terminal). */
   explicitTools: ReadonlySet<string>
+  /** What is wrong with a call's arguments against its tool's schema (an MCP tool's input schema); undefined: nothing. */
+  checkArguments?: (name: string, args: ToolArguments) => string | undefined
   /** Used only when `canPrompt`. */
   prompter?: ToolPermissionPrompter
   /** Used only when `canPrompt`. */
@@ -222,9 +224,16 @@ function callArguments(call: ToolCallRequest): {ok: true; args: ToolArguments} |
   return {ok: true, args: call.arguments as ToolArguments}
 }
 
+/** The call's arguments, parsed and checked against the tool's schema: a mismatch is answered before any prompt. */
+function checkedArguments(call: ToolCallRequest, deps: ToolCoordinatorDeps): ReturnType<typeof callArguments> {
+  const parsed = callArguments(call)
+  const problem = parsed.ok ? deps.checkArguments?.(call.name, parsed.args) : undefined
+  return problem === undefined ? parsed : {ok: false, message: problem}
+}
+
 async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Promise<CallOutcome> {
   const config = resolveToolConfig(deps.tools, call.name)
-  const parsed = callArguments(call)
+  const parsed = checkedArguments(call, deps)
   const interactive = deps.canPrompt && deps.prompter !== undefined
   const runnable = config !== undefined && (deps.enabledTools?.has(call.name) ?? true) && parsed.ok && config.run !== 'skip'
   const remembered = config?.run === 'ask' ? deps.decisions.get(call.name) : undefined
@@ -312,7 +321,7 @@ async function askPermission(
   if (remembered === 'run') return {type: 'run', args, remember: false}
   if (remembered === 'skip') return {type: 'skip', remember: false}
 
-  const permission = await deps.prompter!.promptPermission(name, args, config.run)
+  const permission = await deps.prompter!.promptPermission(name, args, config.run, config.source)
   if (permission.type !== 'interrupted' && permission.remember) deps.decisions.remember(name, permission.type)
   return permission
 }

@@ -112,8 +112,9 @@ export const SKIP_REASON_PLACEHOLDER = '_Provide reasoning for skipping tool exe
 export const EDIT_RESULT_PROMPT = 'Edit result before delivery'
 export const EDIT_CANCELLED_REASON = 'Edit cancelled'
 
-export function permissionQuestion(name: string): string {
-  return `Run local tool ${name}?`
+/** `source`: the tool's `source` (`"mcp"` for an MCP server's tool: the user is told it is not a local program). */
+export function permissionQuestion(name: string, source?: string): string {
+  return source === 'mcp' ? `Run MCP tool ${name}?` : `Run local tool ${name}?`
 }
 
 /**
@@ -186,7 +187,7 @@ export class ToolPrompter {
   }
 
   /** The permission step for one call, by `run` mode (SPEC §8.1). */
-  async promptPermission(name: string, args: ToolArguments, mode: ToolRunMode): Promise<PermissionResult> {
+  async promptPermission(name: string, args: ToolArguments, mode: ToolRunMode, source?: string): Promise<PermissionResult> {
     switch (mode) {
       case 'unattended': {
         return {type: 'run', args, remember: false}
@@ -199,11 +200,11 @@ export class ToolPrompter {
       case 'edit': {
         // No permission prompt comes first: the editor names the tool.
         const edited = afterEdit(await this.editArguments(args, this.header(name, args)))
-        return edited === 'ask' ? this.ask(name, args) : edited
+        return edited === 'ask' ? this.ask(name, args, source) : edited
       }
 
       case 'ask': {
-        return this.ask(name, args)
+        return this.ask(name, args, source)
       }
 
       default: {
@@ -216,10 +217,10 @@ export class ToolPrompter {
    * The `Run local tool NAME?` menu under the call's header; loops on `p` and
    * on an emptied edit.
    */
-  async ask(name: string, args: ToolArguments): Promise<PermissionResult> {
+  async ask(name: string, args: ToolArguments, source?: string): Promise<PermissionResult> {
     for (;;) {
       const asked = await this.scoped(
-        (signal) => this.select({message: `${this.header(name, args)}\n${permissionQuestion(name)}`, options: PERMISSION_OPTIONS, signal}),
+        (signal) => this.select({message: `${this.header(name, args)}\n${permissionQuestion(name, source)}`, options: PERMISSION_OPTIONS, signal}),
         isCtrlC,
       )
       if ('exit' in asked) return {type: 'interrupted', exit: asked.exit}

@@ -27,8 +27,9 @@
 import {spawn} from 'node:child_process'
 import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
-import {quote, split} from 'shlex'
+import {quote} from 'shlex'
 
+import {splitWords, wordsProblem} from '../config/command-words.js'
 import type {CommandConfig} from '../config/types.js'
 import {signalGroup, trackChildGroup} from '../process/child-groups.js'
 import {makePrivateTempDir, type PrivateTempDir} from '../process/temp-dirs.js'
@@ -84,12 +85,10 @@ export interface ResolvedToolCommand {
 /** Turns a tool `command` into an exec'able file + argv. Throws on bad quoting. */
 export function resolveToolCommand(command: LocalToolRequest['command'], toolName: string): ResolvedToolCommand {
   if (typeof command === 'string') {
-    let words: string[]
-    try {
-      words = split(command)
-    } catch (error) {
-      throw new Error(`conversation.tools.${toolName}.command: ${(error as Error).message}: ${command}`)
-    }
+    // The one splitter (config/command-words.ts): the load-time check splits the same way.
+    const problem = wordsProblem(command)
+    if (problem !== undefined) throw new Error(`conversation.tools.${toolName}.command: ${problem}: ${command}`)
+    const words = splitWords(command)!
     if (words.length === 0) throw new Error(`conversation.tools.${toolName}.command is empty`)
     return {file: words[0], args: words.slice(1), display: words[0]}
   }

@@ -1,5 +1,6 @@
 // Which configured tools a query offers the model, and their JSON schemas.
-import type {ToolConfig} from '../config/types.js'
+import type {McpServerConfig, ToolConfig} from '../config/types.js'
+import {isLocalTool, mcpServerOf} from '../mcp/names.js'
 import type {ToolDefinition} from '../llm/types.js'
 
 export interface ToolSelection {
@@ -16,14 +17,20 @@ export class UnknownToolError extends Error {
   }
 }
 
-/** The names of the tools this query enables: configured and enabled, plus `--tool`, minus `--no-tool`. */
-export function enabledToolNames(tools: Record<string, ToolConfig>, selection: ToolSelection): Set<string> {
-  const known = Object.keys(tools).filter((name) => name !== '*')
-  for (const name of selection.explicit) if (!known.includes(name)) throw new UnknownToolError(name, '--tool', known)
-  for (const name of selection.disabled) if (!known.includes(name)) throw new UnknownToolError(name, '--no-tool', known)
+/**
+ * The names of the local tools this query enables: configured and enabled,
+ * plus `--tool`, minus `--no-tool`. Names of MCP servers' tools (`SERVER.TOOL`,
+ * `SERVER.*`: SERVER a key of `servers`) are not local tools: their servers
+ * say which exist (mcp/names.ts).
+ */
+export function enabledToolNames(tools: Record<string, ToolConfig>, selection: ToolSelection, servers: Readonly<Record<string, McpServerConfig>> = {}): Set<string> {
+  const known = Object.keys(tools).filter((name) => isLocalTool(name, tools, servers))
+  const local = (names: readonly string[]) => names.filter((name) => mcpServerOf(name, servers) === undefined)
+  for (const name of local(selection.explicit)) if (!known.includes(name)) throw new UnknownToolError(name, '--tool', known)
+  for (const name of local(selection.disabled)) if (!known.includes(name)) throw new UnknownToolError(name, '--no-tool', known)
   const enabled = new Set(known.filter((name) => tools[name]?.enable !== false))
-  for (const name of selection.explicit) enabled.add(name)
-  for (const name of selection.disabled) enabled.delete(name)
+  for (const name of local(selection.explicit)) enabled.add(name)
+  for (const name of local(selection.disabled)) enabled.delete(name)
   return enabled
 }
 

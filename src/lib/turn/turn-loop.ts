@@ -38,6 +38,13 @@ export interface TurnDeps {
   enabledTools: ReadonlySet<string>
   explicitTools: ReadonlySet<string>
   runTool: ToolRunFn
+  /**
+   * Tools that join each request once their source is ready (MCP servers):
+   * asked for before every request, added to `tools`, `toolConfigs` and `enabledTools` for that step.
+   */
+  moreTools?: () => Promise<MoreTools>
+  /** What is wrong with a call's arguments against its tool's schema, checked before any prompt (undefined: nothing). */
+  checkArguments?: (name: string, args: Record<string, unknown>) => string | undefined
   /** The conversation's events; the loop appends to it in place. */
   events: ConversationEvent[]
   /** Writes what changed in `events` to disk. */
@@ -59,6 +66,25 @@ export interface TurnDeps {
   attachments?: ReadonlyArray<{path: string; content: string}>
   /** The queued reply, on a terminal (SPEC §18): its slot, type to queue and the countdown. */
   queue?: TurnQueue
+}
+
+/** The tools `TurnDeps.moreTools` adds to one request. */
+export interface MoreTools {
+  definitions: ToolDefinition[]
+  configs: Record<string, ToolConfig>
+  enabled: ReadonlySet<string>
+  /** Those `-t` named (consent to run them without a terminal). */
+  explicit: ReadonlySet<string>
+}
+
+/** The deps of one step: `deps` with the tools ready now (the request and its calls see the same list). */
+async function withMoreTools(deps: TurnDeps): Promise<TurnDeps> {
+  if (!deps.moreTools) return deps
+  const more = await deps.moreTools()
+  if (more.definitions.length === 0) return deps
+  const tools = [...deps.tools, ...more.definitions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const enabledTools = new Set([...deps.enabledTools, ...more.enabled])
+  return {...deps, tools, toolConfigs: {...deps.toolConfigs, ...more.configs}, enabledTools, explicitTools: new Set([...deps.explicitTools, ...more.explicit])}
 }
 
 /** What the turn loop needs of the queued reply. */
@@ -221,7 +247,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     if (afterTools) await deliverAtStep(deps)
     afterTools = false
     await deps.completeEvents?.()
-    const result = await streamResponse(deps)
+    const step = await withMoreTools(deps)
+    const result = await streamResponse(step)
     // Whatever text was still waiting is written now (a failed write ends the turn here).
     await result.recorder.close()
     const decision = result.decision
@@ -284,7 +311,7 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
       continue
     }
 
-    const outcome = await runTools(deps, calls, decisions, async () => {
+    const outcome = await runTools(step, calls, decisions, async () => {
       const a = await atGap(gate)
       return a === undefined ? undefined : endingOf(a)
     })
@@ -586,6 +613,7 @@ async function runTools(
       enabledTools: deps.enabledTools,
       canPrompt: deps.interactive !== undefined,
       explicitTools: deps.explicitTools,
+      checkArguments: deps.checkArguments,
       prompter: deps.interactive?.prompter,
       interrupts: deps.interactive?.interrupts,
       // A timer on the terminal while the tool runs (ended by any output).
