@@ -7,7 +7,7 @@ import {fileURLToPath} from 'node:url'
 import {formatTable, type BenchRow} from './lib/report.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const BENCHES = ['startup.ts', 'startup-breakdown.ts', 'ttft.ts', 'keystroke.ts', 'streaming.ts', 'history.ts', 'text-stream.ts', 'big-stdin.ts', 'interrupt.ts', 'queue.ts', 'editor.ts', 'markdown.ts', 'mcp-prompt.ts']
+const BENCHES = ['startup.ts', 'startup-breakdown.ts', 'ttft.ts', 'keystroke.ts', 'streaming.ts', 'history.ts', 'text-stream.ts', 'big-stdin.ts', 'interrupt.ts', 'queue.ts', 'editor.ts', 'markdown.ts', 'markdown-pathological.ts', 'mcp-prompt.ts', 'mentions.ts']
 const only = process.argv.slice(2)
 
 const rows: BenchRow[] = []

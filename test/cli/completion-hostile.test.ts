@@ -8,12 +8,13 @@ import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {after, before, describe, it} from 'mocha'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {requireProgram} from '../helpers/programs.js'
 import {spawnPty, type PtySession} from '../helpers/pty.js'
 
 const SHELLS = {
-  bash: {file: '/bin/bash', args: ['--norc', '--noprofile', '-i'], setup: ["PS1='$ '", 'source SCRIPT'], list: '\t\t'},
-  zsh: {file: '/usr/bin/zsh', args: ['-f', '-i'], setup: ["PROMPT='$ '", 'autoload -Uz compinit && compinit -u -D', 'source SCRIPT'], list: '\t\t'},
-  fish: {file: '/usr/bin/fish', args: ['--no-config', '-i'], setup: ["function fish_prompt; echo -n '$ '; end", 'set -g fish_autosuggestion_enabled 0', 'source SCRIPT'], list: '\t'},
+  bash: {debian: 'bash', args: ['--norc', '--noprofile', '-i'], setup: ["PS1='$ '", 'source SCRIPT'], list: '\t\t'},
+  zsh: {debian: 'zsh', args: ['-f', '-i'], setup: ["PROMPT='$ '", 'autoload -Uz compinit && compinit -u -D', 'source SCRIPT'], list: '\t\t'},
+  fish: {debian: 'fish', args: ['--no-config', '-i'], setup: ["function fish_prompt; echo -n '$ '; end", 'set -g fish_autosuggestion_enabled 0', 'source SCRIPT'], list: '\t'},
 } as const
 
 /** A plugin whose every completable text tries to run `touch MARK-n` (MARK is a path in the sandbox). */
@@ -70,12 +71,12 @@ describe('jp completion with a hostile plugin linked (issue 42)', function () {
 
     it(`Tab in ${shell} on a terminal runs nothing from the plugin`, async function () {
       const how = SHELLS[shell]
-      if (!existsSync(how.file)) return this.skip()
+      const file = requireProgram(this, shell, how.debian)
       const script = join(sb.dir, `jp.${shell}`)
       writeFileSync(script, scripts[shell])
       let term: PtySession | undefined
       try {
-        term = await spawnPty([...how.args], {file: how.file, cwd: sb.cwd, cols: 200, rows: 50, env: {HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, '.config'), XDG_DATA_HOME: join(sb.home, '.local/share'), XDG_RUNTIME_DIR: sb.dir}})
+        term = await spawnPty([...how.args], {file, cwd: sb.cwd, cols: 200, rows: 50, env: {HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, '.config'), XDG_DATA_HOME: join(sb.home, '.local/share'), XDG_RUNTIME_DIR: sb.dir}})
         for (const command of how.setup) term.type(command.replace('SCRIPT', script) + '\r')
         term.type("echo 'ready'\r")
         await term.waitForText(/^ready$/m, 20_000)

@@ -6,12 +6,14 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {after, before, describe, it} from 'mocha'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {requireProgram} from '../helpers/programs.js'
 import {spawnPty, type PtySession} from '../helpers/pty.js'
 
 const keys = {tab: '\t', ctrlU: '\u0015'}
 
 interface ShellSetup {
-  file: string
+  /** The shell's Debian package (the program is the shell's name, looked up on PATH). */
+  debian: string
   args: string[]
   /** Lines typed first: the prompt `$ `, then loading the script at SCRIPT. */
   setup: string[]
@@ -20,10 +22,10 @@ interface ShellSetup {
 }
 
 const SHELLS: Record<'bash' | 'zsh' | 'fish', ShellSetup> = {
-  bash: {file: '/bin/bash', args: ['--norc', '--noprofile', '-i'], setup: ["PS1='$ '", 'source SCRIPT'], list: keys.tab + keys.tab},
-  zsh: {file: '/usr/bin/zsh', args: ['-f', '-i'], setup: ["PROMPT='$ '", 'autoload -Uz compinit && compinit -u -D', 'source SCRIPT'], list: keys.tab + keys.tab},
+  bash: {debian: 'bash', args: ['--norc', '--noprofile', '-i'], setup: ["PS1='$ '", 'source SCRIPT'], list: keys.tab + keys.tab},
+  zsh: {debian: 'zsh', args: ['-f', '-i'], setup: ["PROMPT='$ '", 'autoload -Uz compinit && compinit -u -D', 'source SCRIPT'], list: keys.tab + keys.tab},
   fish: {
-    file: '/usr/bin/fish',
+    debian: 'fish',
     args: ['--no-config', '-i'],
     setup: ["function fish_prompt; echo -n '$ '; end", 'set -g fish_autosuggestion_enabled 0', 'source SCRIPT'],
     list: keys.tab,
@@ -55,14 +57,15 @@ for (const [shell, how] of Object.entries(SHELLS) as Array<[keyof typeof SHELLS,
       await term.waitFor(() => words.every((w) => term.screenText().includes(w)), `${words.join(', ')} listed after ${JSON.stringify(typed)}`)
     }
 
-    before(async () => {
+    before(async function () {
+      const file = requireProgram(this, shell, how.debian)
       sb = makeSandbox()
       const printed = await runJp(['completion', shell], {sandbox: sb})
       expect(printed.code, printed.stderr).to.equal(0)
       expect(printed.stderr).to.equal('')
       const script = join(sb.dir, `jp.${shell}`)
       writeFileSync(script, printed.stdout)
-      term = await spawnPty(how.args, {file: how.file, cwd: sb.cwd, cols: 120, rows: 40, env: {HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, '.config'), XDG_DATA_HOME: join(sb.home, '.local/share'), XDG_RUNTIME_DIR: sb.dir}})
+      term = await spawnPty(how.args, {file, cwd: sb.cwd, cols: 120, rows: 40, env: {HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, '.config'), XDG_DATA_HOME: join(sb.home, '.local/share'), XDG_RUNTIME_DIR: sb.dir}})
       for (const command of how.setup) term.type(command.replace('SCRIPT', script) + '\r')
       term.type("echo 'ready'\r")
       await term.waitForText(/^ready$/m, 20_000)

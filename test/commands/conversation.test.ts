@@ -1,4 +1,4 @@
-// End to end through bin/run.js (build first: flock /tmp/jp-build.lock npm run build:dev).
+// End to end through bin/run.js on the dist/ that `npm test` built (alone: npm run build first).
 import {expect} from 'chai'
 import {afterEach, beforeEach, describe, it} from 'mocha'
 import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'

@@ -4,15 +4,17 @@
 // that name those providers. A line that fails as written fails here.
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
-import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import {listenLocal} from '../helpers/local-server.js'
 import {join} from 'node:path'
 import {after, before, describe, it} from 'mocha'
 
 import {fixture} from '../llm/replay-server.js'
-import {makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {assertBuilt, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {codeBlocksUnder, runScript} from '../helpers/markdown.js'
+import {copyExamplePlugin} from '../helpers/example-plugin.js'
+import {requireProgram} from '../helpers/programs.js'
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 /** The conversation id the README's examples use. */
@@ -73,8 +75,11 @@ describe('README command lines, run as written', function () {
   let sb: Sandbox
   let server: Awaited<ReturnType<typeof startProviderServer>>
 
-  before(async () => {
-    execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
+  before(async function () {
+    // The README's lines pipe `git diff` and NDJSON through jq; dist/ is what `npm test` built.
+    requireProgram(this, 'git', 'git')
+    requireProgram(this, 'jq', 'jq')
+    assertBuilt()
     server = await startProviderServer()
     sb = makeSandbox({
       JP_ECHO_DELAY_MS: '0',
@@ -106,7 +111,7 @@ describe('README command lines, run as written', function () {
     writeFileSync(join(dir, 'metadata.json'), JSON.stringify({title: 'regex backtracking'}))
     writeFileSync(join(dir, 'events.json'), '[]')
     writeFileSync(join(dir, 'base_config.json'), '{}')
-    cpSync(join(ROOT, 'examples', 'editor-backend-plugin'), join(sb.cwd, 'my-plugin'), {recursive: true})
+    copyExamplePlugin(join(sb.cwd, 'my-plugin'))
     // docs/tools.md's tools/greet.sh, which the -t greet line runs.
     const [greet] = codeBlocksUnder(readFileSync(join(ROOT, 'docs', 'tools.md'), 'utf8'), 'Configuring a tool', 'sh')
     mkdirSync(join(sb.cwd, 'tools'))

@@ -76,6 +76,38 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
+  // What is stored is what was shown (issue 34): the word the renderer held back when Ctrl+C cut the answer
+  // is shown before the menu, so the stored partial answer is all on screen and the next answer starts on its own line.
+  for (let size = 1; size <= 16; size++) {
+    it(`r after a cut mid-line (chunks of ${size}): the held-back word is shown before the next answer, never glued to it`, async () => {
+      const cut = 'Intro line.\n\nHello alpha beta'
+      const pieces: string[] = []
+      for (let i = 0; i < cut.length; i += size) pieces.push(cut.slice(i, i + size))
+      // Every piece at once, then a pause the test never waits out: the answer stops after `beta`.
+      const r = await start([{text: [...pieces, ' never shown'], intervalMs: 30_000, burst: pieces.length}, {text: ['REPLY-ANSWER here.'], intervalMs: 1}])
+      await r.term.waitForText('Intro line.')
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(MENU)
+      const beforeMenu = r.term.screenText().split(MENU)[0]
+      r.term.send('r')
+      await r.term.waitForText('Reply:')
+      r.term.type('short please')
+      r.term.send(keys.enter)
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(0)
+      const stored = messageEvents(await r.events())
+      expect(stored).to.deep.equal([cut, 'REPLY-ANSWER here.'])
+      // All the stored partial answer is on screen (the held-back word below the menu), before the next answer.
+      const screen = r.term.screenText()
+      expect(screen.indexOf('beta'), screen).to.be.greaterThan(-1)
+      expect(screen.indexOf('beta')).to.be.lessThan(screen.indexOf('REPLY-ANSWER'))
+      expect(beforeMenu).to.include('Intro line.')
+      const lines = r.term.screenText().split('\n').map((l) => l.trimEnd())
+      expect(lines.some((l) => l.startsWith('REPLY-ANSWER here.')), r.term.screenText()).to.equal(true)
+      expect(r.term.screenText()).not.to.match(/beta[ \t]*REPLY/) // never on the same line
+    })
+  }
+
   it('the menu starts on its own line when the answer stopped mid-line', async () => {
     const r = await start([SLOW])
     await interrupt(r)
@@ -344,6 +376,37 @@ describe('e2e: model output with control sequences', function () {
     expect(r.term.screenText()).to.include('red end')
     const events = (await r.events()) as Array<{type: string; message?: string}>
     expect(events.find((e) => e.type === 'chat_response')?.message).to.equal(NASTY.join(''))
+  })
+
+  // Invisible and direction-changing characters (SPEC §19): a dim ⟨U+XXXX⟩ on the terminal, rendered or not,
+  // in the answer and the thinking; the stored events and a pipe keep the bytes.
+  const INVISIBLE = ['access ', 'user\u202e', ' \u2066// admin\u2069', ' zero\u200bwidth', ' bom\ufeff', ' &#x202e;ent', ' line\u2028sep', ' end']
+  const FORMAT = /[\p{Cf}\u2028\u2029]/u
+  for (const markdown of [true, false]) {
+    it(`on a terminal (style.markdown ${markdown}): format characters in the answer and the thinking are dim placeholders; events.json keeps them`, async () => {
+      server = await startSlowServer([{reasoning: ['think\u202e', 'ing\u200b '], text: INVISIBLE, intervalMs: 5}])
+      run = new JpRun({baseUrl: server.baseUrl, toml: `[style]\nmarkdown = ${markdown}\n`})
+      const r = await run.start()
+      const res = await r.finish()
+      expect(res.code).to.equal(0)
+      const raw = r.term.output()
+      expect(FORMAT.test(raw), JSON.stringify(raw)).to.equal(false)
+      // Dim, then undimmed (SGR 22 on the plain path; the renderer resets all and sets its style again).
+      for (const name of ['U+202E', 'U+2066', 'U+2069', 'U+200B', 'U+FEFF', 'U+2028']) expect(raw, name).to.match(new RegExp(`\x1b\\[2m⟨${name.replace('+', '\\+')}⟩\x1b\\[(0|22)m`))
+      // The entity is decoded (into a placeholder) only where markdown is rendered.
+      expect(raw.includes('&#x202e;ent')).to.equal(!markdown)
+      const events = (await r.events()) as Array<{type: string; message?: string; reasoning?: string}>
+      expect(events.find((e) => e.type === 'chat_response' && e.message !== undefined)?.message).to.equal(INVISIBLE.join(''))
+    })
+  }
+
+  it('| cat into a file: format characters reach stdout as they came', async () => {
+    server = await startSlowServer([{text: INVISIBLE, intervalMs: 5}])
+    run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
+    const r = await run.start()
+    const res = await r.finish()
+    expect(res.code).to.equal(0)
+    expect(res.stdout.replace(/\n$/, '')).to.equal(INVISIBLE.join(''))
   })
 
   it('| cat into a file: stdout gets the raw bytes (only output shown on a terminal is sanitized)', async () => {

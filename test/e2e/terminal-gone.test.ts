@@ -54,6 +54,22 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
     })
   }
 
+  for (const redirect of ['tty', 'files'] as const) {
+    it(`SIGHUP, then the window closes (tmux kill-server; stdout and stderr ${redirect === 'tty' ? 'the terminal' : 'in files'}): 129, stderr holds no native assertion`, async () => {
+      const r = await streaming({redirect})
+      await r.poll(() => (redirect === 'tty' ? r.term.screenText() : r.stdoutSoFar()).includes('w3 '), 'w3')
+      // The hang-up signal first, while the terminal still answers; the terminal goes right after (as tmux kill-server does).
+      process.kill(r.term.pid, 'SIGHUP') // direct: jp is the session's process
+      r.term.closeMaster()
+      const res = await r.finish(20_000)
+      expect(res.signal, 'jp died of a signal').to.equal(0)
+      expect(res.code).to.equal(HANGUP)
+      if (redirect === 'files') expect(res.stderr.split('\n').filter((l) => l.trim() !== '').length, res.stderr).to.be.at.most(1)
+      expect(res.stderr).not.to.match(/Assertion|ResetStdio|node::|Native stack/)
+      expect((await r.savedAnswer()).startsWith('w0 w1 w2 w3 ')).to.equal(true)
+    })
+  }
+
   it('at the streaming menu: 129, the partial answer saved', async () => {
     const r = await streaming()
     await r.term.waitForText('w3 ')

@@ -9,7 +9,7 @@ import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
 import {afterEach, before, beforeEach, describe, it} from 'mocha'
 
-import {makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
+import {assertBuilt, makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
 import {codeBlocksUnder, runScript} from '../helpers/markdown.js'
 
 interface LogEntry {
@@ -30,11 +30,8 @@ describe('the example editor backend plugin, step by step as documented', functi
   this.timeout(120_000)
   let sandbox: Sandbox
 
-  before(function () {
-    // A precondition, not a measure: on a busy machine the shared build lock and the build take minutes.
-    this.timeout(600_000)
-    execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
-  })
+  // bin/run.js runs dist/, which `npm test` built (a test never rebuilds it).
+  before(() => assertBuilt())
   beforeEach(() => {
     sandbox = makeSandbox({JP_ECHO_DELAY_MS: '0'})
   })

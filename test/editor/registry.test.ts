@@ -4,7 +4,6 @@
 // real jp process.
 import {Config} from '@oclif/core'
 import {expect} from 'chai'
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
@@ -16,10 +15,10 @@ import {loadPluginEditorBackends} from '../../src/lib/editor/plugins.js'
 import {MockEditorBackend} from '../../src/lib/editor/mock.js'
 import {createEditorBackendRegistry, EditorBackendRegistry} from '../../src/lib/editor/registry.js'
 import {TerminalEditorBackend} from '../../src/lib/editor/terminal.js'
-import {BIN, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {assertBuilt, BIN, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {copyExamplePlugin} from '../helpers/example-plugin.js'
 import {cleanEnv, editorPath, ROOT, tempDir, type TempDir} from './helpers.js'
 
-const EXAMPLE = join(ROOT, 'examples', 'editor-backend-plugin')
 
 describe('EditorBackendRegistry and buildEditorBackend', () => {
   afterEach(() => uninstallEditorBackendBuilder())
@@ -94,10 +93,15 @@ describe('jp:editor-backends hook with linked plugins', function () {
   this.timeout(180_000)
   let sandbox: Sandbox
   let t: TempDir
+  /** The example plugin, copied (examples/ is another test file's to install into). */
+  let example: TempDir
+  let EXAMPLE: string
 
   before(() => {
-    // bin/run.js runs dist/: build it (others build in parallel, hence the lock).
-    execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build:dev'], {cwd: ROOT, stdio: 'ignore'})
+    // bin/run.js runs dist/, which `npm test` built (a test never rebuilds it).
+    assertBuilt()
+    example = tempDir()
+    EXAMPLE = copyExamplePlugin(example.path('editor-backend-plugin'))
   })
 
   beforeEach(() => {
@@ -110,7 +114,10 @@ describe('jp:editor-backends hook with linked plugins', function () {
     sandbox.cleanup()
     t.cleanup()
   })
-  after(() => uninstallEditorBackendBuilder())
+  after(() => {
+    uninstallEditorBackendBuilder()
+    example?.cleanup()
+  })
 
   async function link(dir: string) {
     const r = await runJp(['plugins', 'link', dir, '--no-install'], {sandbox})

@@ -2,12 +2,12 @@
 // conversation, a full disk, two jp processes on one conversation, and jp
 // killed mid-stream. Real jp processes, real files, a real local server.
 import {expect} from 'chai'
-import {spawnSync} from 'node:child_process'
 import {chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {openaiText} from '../helpers/openai-stream.js'
+import {requireProgram} from '../helpers/programs.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 import {loadEvents} from '../../src/lib/conversation/journal.js'
 import {startSlowServer} from '../fixtures/e2e/slow-server.js'
@@ -71,7 +71,6 @@ describe('faults: storage, locking and killed processes', function () {
     // chmod does not stop root, and these tests often run as root: then the
     // jp processes run as `nobody` through setpriv, on a sandbox they own.
     const root = process.getuid?.() === 0
-    const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0
     const NOBODY = 65534
     const prefix = root ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'] : []
 
@@ -85,7 +84,7 @@ describe('faults: storage, locking and killed processes', function () {
     }
 
     it('fails with one line naming the path, changes nothing, and works again once writable', async function () {
-      if (root && !hasSetpriv) this.skip() // root ignores chmod and there is no setpriv to drop privileges
+      if (root) requireProgram(this, 'setpriv', 'util-linux') // root ignores chmod: setpriv drops privileges
       server = await startReplayServer([{body: openaiText(['first'])}, {body: openaiText(['writable again'])}])
       const cfg = useOpenAI(sb, server.url)
       if (root) chownTree(sb.dir)

@@ -1,7 +1,7 @@
 // Runs the built CLI (bin/run.js) as a real child process in an isolated
 // sandbox: its own HOME, XDG dirs, data dir and workspace, no API keys, no tty.
 import {spawn} from 'node:child_process'
-import {mkdtempSync, mkdirSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -13,6 +13,28 @@ export const BIN = join(ROOT, 'bin', 'run.js')
  * bin/run.js's first answer (src/lib/cli/first.ts steps aside under DEBUG):
  * a namespace nothing logs to, so the output is oclif's own.
  */
+/**
+ * Fails with one line when dist/ is missing or older than a source file:
+ * `npm test` builds once before mocha, and no test rebuilds (a rebuild
+ * removes dist/ under the other test files running beside it). Run alone,
+ * a test file needs `npm run build` first.
+ */
+export function assertBuilt(): void {
+  const bundle = join(ROOT, 'dist', 'jp.cjs')
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` (npm test does)`)
+  const built = statSync(bundle).mtimeMs
+  const newer = (dir: string): string | undefined => {
+    for (const e of readdirSync(dir, {withFileTypes: true})) {
+      const path = join(dir, e.name)
+      const found = e.isDirectory() ? newer(path) : statSync(path).mtimeMs > built ? path : undefined
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  const stale = newer(join(ROOT, 'src'))
+  if (stale !== undefined) throw new Error(`dist/ is older than ${stale}: run \`npm run build\` (npm test does)`)
+}
+
 export const OCLIF_ANSWERS: NodeJS.ProcessEnv = {DEBUG: 'jp-test-nothing-logs-here'}
 
 export interface Sandbox {

@@ -165,6 +165,8 @@ const WHOLE: Record<string, string> = {
   'pipes in prose': `Use a | b to pipe, or the shell's || operator; neither is a table.\nA second line | with a pipe too.`,
   'heading then code, no blank lines': `# Title\n\`\`\`\ncode\n\`\`\`\nText right after.\n## Next\n- item`,
   'empty and blank': `\n\n   \n\nJust one line after blank lines.\n\n\n`,
+  'invisible and bidi characters (shown as placeholders)':
+    `# Title\u202e with an override\n\nA para\u200bgraph with a zero\u2060width, a \ufeffBOM, an &#x202e;entity and **bold\u2066isolate\u2069** text that wraps across several lines of the terminal at narrow widths.\u2028Next.\n\n- item \u200e&#x200b;one\n- item two\u00ad and \u061c\n\n| a\u202d | b |\n|---|---|\n| &#xfeff; | x |\n\n\`\`\`js\nconst access = "user\u202e \u2066// admin\u2069 \u2066"\n\`\`\`\n\n> quoted\u2029text \`co\u200dde\`\n`,
 }
 
 const ORDERS: (keyof typeof S)[][] = [

@@ -29,6 +29,15 @@ function leftover(out: string): string {
 }
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+/** Invisible or direction-changing: Unicode format characters (Cf) and the line/paragraph separators. */
+const FORMAT = /[\p{Cf}\u2028\u2029]/u
+
+/** Format characters, raw and as the entities markdown-it decodes into them (SPEC §19). */
+const INVISIBLE: [string, string][] = [
+  ['\u202e', 'U+202E'], ['\u202a', 'U+202A'], ['\u2066', 'U+2066'], ['\u2069', 'U+2069'], ['\u200e', 'U+200E'], ['\u200f', 'U+200F'],
+  ['\u061c', 'U+061C'], ['\u200b', 'U+200B'], ['\u200d', 'U+200D'], ['\u2060', 'U+2060'], ['\ufeff', 'U+FEFF'], ['\u00ad', 'U+00AD'],
+  ['\u2028', 'U+2028'], ['\u2029', 'U+2029'], ['\u{e0041}', 'U+E0041'], ['&#x202e;', 'U+202E'], ['&#x200b;', 'U+200B'], ['&#8206;', 'U+200E'], ['&#xFEFF;', 'U+FEFF'],
+]
 
 describe('markdown: no control sequence from model text', () => {
   for (const hyperlinks of [false, true]) {
@@ -50,6 +59,31 @@ describe('markdown: no control sequence from model text', () => {
         expect(CONTROL.test(leftover(out)), JSON.stringify(out)).to.equal(false)
       }),
       {numRuns: 500},
+    )
+  })
+
+  for (const hyperlinks of [false, true]) {
+    it(`every format character, raw or as an entity, in every construct is a dim placeholder (hyperlinks ${hyperlinks})`, async () => {
+      for (const [ch, name] of INVISIBLE) {
+        for (const ctx of CONTEXTS) {
+          const out = await render(sanitize(ctx(`a${ch}b`), {keepColor: false}), {hyperlinks, columns: () => 30})
+          expect(FORMAT.test(out), JSON.stringify([ctx(ch), out])).to.equal(false)
+          expect(CONTROL.test(leftover(out)), JSON.stringify([ctx(ch), out])).to.equal(false)
+          // Entities in code, an image's alt text and an autolink are shown as written; everywhere else they are decoded, and the character is shown.
+          if (!ch.startsWith('&') || !/`|!\[|<https/.test(ctx(''))) expect(out, JSON.stringify([ctx(ch), out])).to.include(`\u001b[2m⟨${name}⟩\u001b[0m`)
+        }
+      }
+    })
+  }
+
+  it('random text with format characters in random constructs: none raw (property)', async () => {
+    const unit = fc.constantFrom('a', ' ', '*', '`', '\n', '&#x202e;', '\u202e', '\u2066', '\u200b', '\ufeff', '\u2028', '\u{e0001}', 'é')
+    await fc.assert(
+      fc.asyncProperty(fc.array(unit, {maxLength: 40}), fc.nat(CONTEXTS.length - 1), fc.boolean(), async (parts, k, hyperlinks) => {
+        const out = await render(sanitize(CONTEXTS[k](parts.join('')), {keepColor: false}), {hyperlinks, columns: () => 24})
+        expect(FORMAT.test(out), JSON.stringify(out)).to.equal(false)
+      }),
+      {numRuns: 300},
     )
   })
 

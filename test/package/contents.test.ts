@@ -10,7 +10,7 @@ import {dirname, join, normalize} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {before, describe, it} from 'mocha'
 
-import {ROOT} from '../helpers/cli.js'
+import {assertBuilt, ROOT} from '../helpers/cli.js'
 
 interface PackedFile {
   path: string
@@ -26,7 +26,7 @@ describe('the published package', function () {
   }
 
   before(() => {
-    execFileSync('flock', ['/tmp/jp-build.lock', 'npm', 'run', 'build'], {cwd: ROOT, stdio: 'ignore'})
+    assertBuilt()
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
     files = new Set((JSON.parse(out) as Array<{files: PackedFile[]}>)[0].files.map((f) => f.path))
   })

@@ -93,6 +93,50 @@ describe('sanitize', () => {
     )
   })
 
+  describe('format characters (bidi controls, zero-width, U+FEFF, U+2028/2029) with showFormat', () => {
+    const show = (text: string) => sanitize(text, {showFormat: true})
+    const dimmed = (name: string) => `${ESC}[2m⟨${name}⟩${ESC}[22m`
+
+    it('each is shown as a dim placeholder, at every split point', () => {
+      const cases: [string, string][] = [
+        ['\u202e', 'U+202E'], ['\u202a', 'U+202A'], ['\u2066', 'U+2066'], ['\u2069', 'U+2069'], ['\u200e', 'U+200E'], ['\u200f', 'U+200F'],
+        ['\u061c', 'U+061C'], ['\u200b', 'U+200B'], ['\u2060', 'U+2060'], ['\ufeff', 'U+FEFF'], ['\u2028', 'U+2028'], ['\u2029', 'U+2029'], ['\u{e0041}', 'U+E0041'],
+      ]
+      for (const [ch, name] of cases) {
+        const input = `rm ${ch}evil`
+        for (const pieces of allSplits(input)) {
+          const s = createSanitizer({showFormat: true})
+          expect(pieces.map((p) => s.push(p)).join('') + s.end(), JSON.stringify(pieces)).to.equal(`rm ${dimmed(name)}evil`)
+        }
+      }
+    })
+
+    it('without showFormat (the markdown renderer shows them) they are kept', () => {
+      expect(sanitize('a\u202eb')).to.equal('a\u202eb')
+    })
+
+    it('none is left raw, whatever the text and chunking (property)', () => {
+      const alphabet = fc.constantFrom('a', '\u202e', '\u2066', '\u200b', '\ufeff', '\u2028', '\u{e0001}', '🙂', ESC, '[', 'm', '\n')
+      fc.assert(
+        fc.property(fc.array(alphabet, {maxLength: 40}), fc.array(fc.nat(40), {maxLength: 6}), (chars, cuts) => {
+          const text = chars.join('')
+          const points = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b)
+          const s = createSanitizer({showFormat: true})
+          let out = ''
+          let prev = 0
+          for (const p of [...points, text.length]) {
+            out += s.push(text.slice(prev, p))
+            prev = p
+          }
+          out += s.end()
+          expect(out).to.equal(show(text))
+          expect(/[\p{Cf}\u2028\u2029]/u.test(out), JSON.stringify(out)).to.equal(false)
+        }),
+        {numRuns: 1000},
+      )
+    })
+  })
+
   it('keeps plain text of any size unchanged', () => {
     const text = 'lorem ipsum\n'.repeat(10_000)
     expect(sanitize(text)).to.equal(text)

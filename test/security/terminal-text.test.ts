@@ -33,7 +33,7 @@ describe('untrusted text on the terminal: the one sanitizer', () => {
     it(`sanitizeUntrusted shows ${name} instead of sending it`, () => {
       const out = sanitizeUntrusted(mark(hostile))
       expectSafeSpans(out, name)
-      expect(out).to.include('\\u00') // made visible, not silently dropped
+      expect(out).to.match(/\\u00|⟨U\+/) // made visible, not silently dropped
       expect(sanitizeUntrusted(out)).to.equal(out) // idempotent
     })
   }
@@ -45,7 +45,15 @@ describe('untrusted text on the terminal: the one sanitizer', () => {
   })
 
   it('makes bidi overrides visible (a tool argument cannot read in another order)', () => {
-    expect(sanitizeUntrusted('rm \u202eevil')).to.equal('rm \\u202eevil')
+    expect(sanitizeUntrusted('rm \u202eevil')).to.equal('rm ⟨U+202E⟩evil')
+    expect(sanitizeUntrusted('a\u200bb\ufeffc\u2028d\u{e0041}')).to.equal('a⟨U+200B⟩b⟨U+FEFF⟩c⟨U+2028⟩d⟨U+E0041⟩')
+  })
+
+  it('untrustedJson keeps the value of format characters (JSON escapes), none raw', () => {
+    const value = {t: 'rm \u202eevil \u200b\ufeff\u2028\u{e0041}'}
+    const text = untrustedJson(value)
+    expect(JSON.parse(text)).to.deep.equal(value)
+    expect(CONTROL.test(text), text).to.equal(false)
   })
 
   it('untrustedJson is still JSON of the same value, with no raw control (property)', () => {

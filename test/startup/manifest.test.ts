@@ -9,6 +9,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from '../helpers/cli.js'
+import {requireProgram} from '../helpers/programs.js'
 
 const FIX = 'run `npm run build` (it rewrites oclif.manifest.json) and commit oclif.manifest.json'
 
@@ -27,6 +28,7 @@ describe('oclif.manifest.json: committed, and what the build generates', functio
   })
 
   it('the committed file (git index) is the generated one, and it is not ignored', async function () {
+    requireProgram(this, 'git', 'git')
     const git = (...args: string[]) => spawnSync('git', args, {cwd: ROOT, encoding: 'utf8'})
     if (git('rev-parse', '--is-inside-work-tree').stdout.trim() !== 'true') this.skip() // an unpacked tarball: nothing is committed
     expect(git('check-ignore', '-q', 'oclif.manifest.json').status, 'oclif.manifest.json must not be in .gitignore').to.equal(1)

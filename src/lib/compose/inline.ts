@@ -116,6 +116,8 @@ export async function editInline<R>(
         // No editor: Ctrl+X is neither offered nor bound (the help line must not offer what does not work).
         editorEscape: request.editorEscape && deps.editor !== undefined,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
+        // The conversation's own texts (a query, a reply) carry their mentions' files; tool prompts do not.
+        ...(request.withHistory ? {attachesMentions: true} : {}),
         ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
         ...(request.signal ? {signal: request.signal} : {}),
         ...(request.overlay ? {eraseOnDone: true, background: true} : {}),

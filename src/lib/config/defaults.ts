@@ -19,7 +19,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
     editor: {
       envs: ['JP_EDITOR', 'VISUAL', 'EDITOR'],
       backend: 'terminal',
-      inline: {edit_mode: 'emacs'},
+      inline: {edit_mode: 'emacs', complete_mentions: 'tab'},
     },
     interrupt: {
       escalation_cooldown_secs: 2,

@@ -21,6 +21,9 @@ export const KEY_ACTIONS = {
   history_search: {description: 'Reverse incremental search of the history, as readline\'s Ctrl+R: ``(reverse-i-search)`TEXT\': MATCH``.'},
   history_prev: {description: 'Replace the buffer with the previous (older) history entry.'},
   history_next: {description: 'Replace the buffer with the next (newer) history entry, back to the draft.'},
+  complete: {description: 'After `@`: open the list of workspace files to complete the mention; in the list, take the chosen file into the buffer (without sending).'},
+  complete_next: {description: 'In the `@` completion list: the next file (Down and Ctrl+N do this too while the list is open).'},
+  complete_prev: {description: 'In the `@` completion list: the previous file (Up and Ctrl+P do this too while the list is open).'},
   clear_screen: {description: 'Clear the screen and draw the prompt again at the top.'},
   none: {description: 'Nothing: unbinds the key (and the default bindings it overlaps).'},
   // ---- motion --------------------------------------------------------------

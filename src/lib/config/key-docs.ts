@@ -112,6 +112,11 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
   },
   'editor.inline': {description: 'The inline reply widget.', example: '{}'},
   'editor.inline.edit_mode': {description: 'Key bindings of the inline widget: `"emacs"` or `"vi"`. See docs/reply-flow.md.', example: '"vi"'},
+  'editor.inline.complete_mentions': {
+    description:
+      'When the list of workspace files for an `@` mention opens: `"tab"` on Tab (the `complete` action) after `@`, `"auto"` also after two typed characters of a mention. A mention (`@PATH`, `@"PATH WITH SPACES"`) attaches the file when the text is sent, as `-a` does.',
+    example: '"auto"',
+  },
   'editor.inline.keys': {
     description:
       'Your own key bindings for the inline widget, one table per keymap, merged over the built-in tables (see [Key bindings](#key-bindings): the key spec grammar, every action, the defaults). ' +

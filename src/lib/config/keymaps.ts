@@ -37,6 +37,8 @@ const EMACS: Table = {
   ...PROMPT_KEYS,
   'ctrl-r': 'history_search',
   'ctrl-l': 'clear_screen',
+  // `@` mentions: the list opens on Tab (SPEC §19); vi insert mode inherits it.
+  tab: 'complete',
   // motion
   'ctrl-a': 'move_line_start',
   home: 'move_line_start',

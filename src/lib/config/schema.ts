@@ -123,6 +123,7 @@ export const CONFIG_SCHEMA = table({
     backend: str,
     inline: table({
       edit_mode: oneOf('emacs', 'vi'),
+      complete_mentions: oneOf('tab', 'auto'),
       keys: table({emacs: keyTable('emacs'), vi_insert: keyTable('vi_insert'), vi_normal: keyTable('vi_normal')}),
     }),
   }),

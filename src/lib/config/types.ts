@@ -25,12 +25,15 @@ export interface CommandConfig {
   shell: boolean
 }
 
+/** When the `@` mention list opens: on Tab (`complete`), or also after two typed characters of a mention. */
+export type CompleteMentions = 'tab' | 'auto'
+
 export interface EditorSection {
   /** String (shlex-split, shell = false) or table form; unset/blank falls through to `envs`. */
   cmd?: string | CommandConfig
   envs: string[]
   backend: string
-  inline: {edit_mode: EditMode; keys?: InlineKeysConfig}
+  inline: {edit_mode: EditMode; complete_mentions: CompleteMentions; keys?: InlineKeysConfig}
 }
 
 /** `interrupt.queue_delivery` (SPEC §19). */

@@ -10,7 +10,7 @@
 //
 // execa is imported inside the methods: building a backend must cost
 // nothing for commands that never open an editor.
-import {readFile, stat, writeFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
 
@@ -63,7 +63,7 @@ export class TerminalEditorBackend implements EditorBackend {
     const file = join(dir.path, 'jp-edit.md')
     try {
       try {
-        await writeFile(file, content, {encoding: 'utf8', mode: 0o600, flag: 'wx'})
+        await dir.file('jp-edit.md', content)
       } catch (error) {
         throw EditorError.io(`cannot write ${file}: ${errorLine(error)}`, error)
       }

@@ -15,7 +15,9 @@ import type {Theme} from '@inquirer/core'
 import type {KeyActionName} from '../config/key-actions.js'
 import {keyLabel, type KeyBindings, type Keymap} from '../config/keymaps.js'
 import {ReplyHistory} from './history.js'
-import {buildFrame, dim, TOP, type ReplyView, type ScrollTop} from './render/frame.js'
+import {buildFrame, dim, TOP, type BelowRow, type ReplyView, type ScrollTop} from './render/frame.js'
+import type {CompletionView, MentionCompleter} from './complete/completion.js'
+import {findMentions} from '../text/mentions.js'
 import {BufferLayout} from './render/buffer-layout.js'
 import type {PromptTerminal} from './prompt-terminal.js'
 import {ReplySession, type SessionEvent} from './reply-session.js'
@@ -30,6 +32,20 @@ export interface OlderHistory {
   prefetch(): Promise<void> | void
   /** What has loaded so far, oldest first. */
   entries(): readonly string[]
+}
+
+/** `@` mentions in this prompt (SPEC §19): completion from the workspace's files, and the check before sending. */
+export interface InlineMentions {
+  /** The workspace's files: listed in the background when the prompt opens. */
+  index: MentionCompleter & {refresh(): Promise<void>; readonly ready: boolean}
+  /** `editor.inline.complete_mentions = "auto"`: the list opens after two typed characters of a mention. */
+  auto: boolean
+  /**
+   * Whether the mentions of a text about to be sent can be attached: one line
+   * naming the first that cannot (the prompt stays open with it), or
+   * undefined. Absent: the text's mentions are not attached by this prompt's caller.
+   */
+  check?(text: string): Promise<string | undefined>
 }
 
 export interface InlineReplyConfig {
@@ -59,6 +75,8 @@ export interface InlineReplyConfig {
   theme?: PartialDeep<Theme>
   /** The prompt leaves nothing behind when it ends (an overlay at the bottom of the answer: `Queue:`). */
   eraseOnDone?: boolean
+  /** `@` completion and the mention check; absent: `@` is plain text here. */
+  mentions?: InlineMentions
 }
 
 export interface InlineReplyContext extends PromptContext {
@@ -113,6 +131,7 @@ interface ReplyPromptConfig {
   onEnd: (text: string) => void
   theme?: PartialDeep<Theme>
   eraseOnDone?: boolean
+  mentions?: InlineMentions
 }
 
 /** No prefix before the message unless a theme asks for one. */
@@ -129,7 +148,12 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       bindings: config.keys,
       history: config.entries,
       olderHistory: config.olderHistory ? () => config.olderHistory!.entries() : undefined,
+      mentions: config.mentions ? {completer: config.mentions.index, auto: config.mentions.auto} : undefined,
     }),
+    /** Why the last send was refused (a mention that cannot be attached), shown under the buffer until the next key. */
+    problem: undefined as string | undefined,
+    /** A send waits for its mentions to be checked: keys wait too. */
+    checking: false,
     /** The buffer's lines and their layouts, following the editor's changes. */
     layout: new BufferLayout(),
     /** The same for what a search shows (history entries, not the buffer). */
@@ -176,6 +200,7 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       help: help !== '' ? help : undefined,
       // Only while the prompt is live (and not searching): the last picture shows what was sent.
       placeholder: withHelp && !shown.searchPrompt ? config.placeholder : undefined,
+      below: withHelp ? belowRows(shown.completion, session.problem, config.mentions?.index.ready ?? false) : undefined,
       width: term.columns(),
       height: term.rows(),
       color: config.color,
@@ -193,6 +218,10 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     // Loaded in the background; a search already open takes them in when they arrive.
     void config.olderHistory?.prefetch()?.then(() => {
       if (!session.ended && reply.olderHistoryArrived()) setRevision((r) => r + 1)
+    })
+    // The files for `@` completion: listed now, in the background (the prompt never waits for them).
+    void config.mentions?.index.refresh().then(() => {
+      if (!session.ended && reply.mentionsArrived()) setRevision((r) => r + 1)
     })
     if (!t.dumb) {
       // Pasted newlines must not submit; Shift+Enter must be distinguishable.
@@ -212,6 +241,11 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     }
   }, [])
   useKeypress((key, t) => {
+    if (session.checking) return
+    if (session.problem !== undefined) {
+      session.problem = undefined
+      setRevision((r) => r + 1)
+    }
     const event = reply.handle(key)
     // The next frame names the new mode and carries its cursor shape.
     if (mode.cursorShape !== shape) setShape(mode.cursorShape)
@@ -225,7 +259,28 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
     }
     // Ctrl+C is the ladder's key; any other cancel (Ctrl+D on an empty buffer) is not.
     const cancelReason = key.ctrl && !key.meta && key.name === 'c' ? 'interrupted' : 'cancelled'
-    applyEvent(event, {editor, onChange: config.onChange, term: t, bump: () => setRevision((r) => r + 1), end, cancelReason})
+    const bump = () => setRevision((r) => r + 1)
+    const check = config.mentions?.check
+    if (event.type === 'submit' && check && findMentions(editor.text).length > 0) {
+      // Nothing is sent, and nothing lost, while a mention cannot be attached.
+      session.checking = true
+      void check(editor.text).then(
+        (problem) => {
+          session.checking = false
+          if (session.ended) return
+          if (problem === undefined) return applyEvent(event, {editor, onChange: config.onChange, term: t, bump, end, cancelReason})
+          session.problem = problem
+          bump()
+        },
+        (error: unknown) => {
+          session.checking = false
+          session.problem = String(error)
+          bump()
+        },
+      )
+      return
+    }
+    applyEvent(event, {editor, onChange: config.onChange, term: t, bump, end, cancelReason})
   })
 
   if (term.dumb) return plain()
@@ -236,6 +291,14 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
   frame.cursorShape = cursorShape
   return frame
 })
+
+/** The rows under the buffer: a refused send's reason, or the `@` completion list (names sanitized: they are the disk's). */
+function belowRows(list: CompletionView | undefined, problem: string | undefined, ready: boolean): BelowRow[] | undefined {
+  if (problem !== undefined) return [{text: `⚠ ${sanitizeUntrusted(problem)}`, style: 'plain'}]
+  if (!list) return undefined
+  if (list.items.length === 0) return [{text: ready ? 'no matching files' : 'listing files…', style: 'dim'}]
+  return list.items.map((path, i) => ({text: sanitizeUntrusted(path), style: i === list.selected ? 'selected' : 'plain'}))
+}
 
 /** Ends the last picture of a reply cancelled with a key, so the screen says what became of it. */
 const CANCELLED_MARK = '(cancelled)'
@@ -339,6 +402,7 @@ export async function inlineReply(config: InlineReplyConfig, context?: InlineRep
         onEnd: (text) => (lastText = text),
         theme: config.theme,
         eraseOnDone: config.eraseOnDone,
+        mentions: config.mentions,
       },
       {...context, env, preamble: lines.length > 0 ? lines.join('\r\n') + '\r\n' : undefined},
     )

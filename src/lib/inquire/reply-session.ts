@@ -4,6 +4,7 @@
 // directly (the readline differential does).
 import type {KeyBindings} from '../config/keymaps.js'
 import type {EditMode} from '../config/types.js'
+import {MentionCompletion, type CompletionView, type MentionCompleter} from './complete/completion.js'
 import {ReverseSearch, type SearchMemory} from './core/history-search.js'
 import {LineEditor} from './core/line-editor.js'
 import {createEditMode, type EditAction, type EditModeHandler} from './edit-mode/index.js'
@@ -22,10 +23,12 @@ export interface ReplySessionOptions {
   olderHistory?: () => readonly string[]
   /** Where the last search text is kept for the next Ctrl+R (default: one per process, as readline). */
   searchMemory?: SearchMemory
+  /** `@` completion: the workspace's files, and whether the list opens by itself (`"auto"`). */
+  mentions?: {completer: MentionCompleter; auto: boolean}
 }
 
 /** What the prompt does after a key (EditAction without the history walk, which the session does itself). */
-export type SessionEvent = Exclude<EditAction, {type: 'history-prev' | 'history-next' | 'history-search'}>
+export type SessionEvent = Exclude<EditAction, {type: 'history-prev' | 'history-next' | 'history-search' | 'complete' | 'complete-next' | 'complete-prev'}>
 
 /** What to draw: the buffer (or, while searching, the match) and the cursor in it. */
 export interface SessionView {
@@ -33,6 +36,8 @@ export interface SessionView {
   cursor: number
   /** While searching: readline's prompt, drawn in place of the message. */
   searchPrompt?: string
+  /** The `@` completion list, while it is open. */
+  completion?: CompletionView
 }
 
 export class ReplySession {
@@ -41,12 +46,14 @@ export class ReplySession {
   private readonly walk: HistoryWalk
   private readonly history: readonly string[]
   private search: {state: ReverseSearch; older: number} | undefined
+  private readonly completion: MentionCompletion | undefined
 
   constructor(private readonly options: ReplySessionOptions = {}) {
     this.editor = new LineEditor(options.initialText ?? '')
     this.mode = createEditMode(options.editMode ?? 'emacs', {editorEscape: options.editorEscape, bindings: options.bindings})
     this.history = options.history ?? []
     this.walk = new HistoryWalk(this.history)
+    this.completion = options.mentions ? new MentionCompletion(options.mentions.completer, options.mentions.auto) : undefined
   }
 
   get searching(): boolean {
@@ -54,14 +61,30 @@ export class ReplySession {
   }
 
   view(): SessionView {
-    if (!this.search) return {text: this.editor.text, cursor: this.editor.cursor}
+    if (!this.search) {
+      const completion = this.completion?.view()
+      return completion ? {text: this.editor.text, cursor: this.editor.cursor, completion} : {text: this.editor.text, cursor: this.editor.cursor}
+    }
     const s = this.search.state
     return {text: s.line, cursor: s.point, searchPrompt: s.prompt}
   }
 
   handle(key: Key): SessionEvent {
     if (this.search) return this.searchKey(key)
-    return this.act(this.mode.handle(key, this.editor))
+    const completion = this.completion
+    if (!completion) return this.act(this.mode.handle(key, this.editor))
+    if (completion.open) {
+      const listed = completion.key(key, this.mode.actionOf(key), this.editor)
+      if (listed !== undefined) return {type: listed}
+    }
+    const event = this.act(this.mode.handle(key, this.editor))
+    if (event.type === 'changed' || event.type === 'moved') completion.follow(this.editor)
+    return event
+  }
+
+  /** The file index arrived while the list is open: true when what it shows changed. */
+  mentionsArrived(): boolean {
+    return this.completion?.refresh(this.editor) ?? false
   }
 
   private act(action: EditAction): SessionEvent {
@@ -81,6 +104,12 @@ export class ReplySession {
         this.search = {state, older: older.length}
         return {type: 'moved'}
       }
+      case 'complete':
+        return {type: this.completion?.start(this.editor) ?? 'none'}
+      case 'complete-next':
+      case 'complete-prev':
+        // Only the open list moves (handled before the keymap).
+        return {type: 'none'}
       default:
         return action
     }

@@ -3,7 +3,7 @@
 // touches stdin/stdout/stderr (SPEC §1 inv. 3).
 import {ReplyHistory} from './history.js'
 import type {KeyBindings} from '../config/keymaps.js'
-import {inlineReply, type InlineReplyContext, type OlderHistory} from './inline-reply.js'
+import {inlineReply, type InlineMentions, type InlineReplyContext, type OlderHistory} from './inline-reply.js'
 import {inlineSelect} from './inline-select.js'
 import {type InlineReplyRequest, type InlineSelectConfig, type PromptBackend, type ReplyOutcome} from './types.js'
 
@@ -23,6 +23,8 @@ export interface InlinePromptSettings {
   editorName?: string
   /** The workspace's other conversations, searched by Ctrl+R after this one's. */
   olderHistory?: OlderHistory
+  /** `@` completion in every inline reply; the mention check only where the text carries its mentions' files (`attachesMentions`). */
+  mentions?: InlineMentions
 }
 
 export class TerminalPromptBackend implements PromptBackend {
@@ -88,6 +90,9 @@ export class TerminalPromptBackend implements PromptBackend {
         onChange: request.onChange,
         placeholder: request.placeholder,
         eraseOnDone: request.eraseOnDone,
+        // Mentions are attached to what goes into the conversation (a query, a
+        // reply, a queued reply); elsewhere they complete only.
+        mentions: this.inline.mentions && {...this.inline.mentions, check: request.attachesMentions ? this.inline.mentions.check : undefined},
       },
       this.contextFor(request.signal),
     )

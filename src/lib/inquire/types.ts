@@ -77,6 +77,8 @@ export interface InlineReplyRequest {
   placeholder?: string
   /** Ends this prompt from outside (it then resolves `cancelled`, reason 'terminated'). */
   signal?: AbortSignal
+  /** The text goes into the conversation with its `@` mentions' files: they are checked before it is sent (SPEC §19). */
+  attachesMentions?: boolean
   /** The prompt leaves nothing on the screen when it ends (an overlay below the streaming answer). */
   eraseOnDone?: boolean
   /**

@@ -13,7 +13,7 @@
 import {killChildGroups} from '../process/child-groups.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
-import {detachDeadStdio, onTerminalGone, shieldStdioFromHangup, terminalGone} from '../terminal/gone.js'
+import {detachStdioAtExit, noteHangupSignal, onTerminalGone, shieldStdioFromHangup, terminalGone} from '../terminal/gone.js'
 import {confirmHangup, hasTty} from '../terminal/tty.js'
 import {EscalationPolicy, type RoutedSignal, type SignalDecision, SIGNAL_EXIT_CODES} from './escalation.js'
 import {errorLine} from '../text/one-line.js'
@@ -121,7 +121,10 @@ export class SignalRouter {
       const l = () => {
         // A SIGHUP with the terminal gone (a closed window): nothing may be
         // written to it or reset any more (terminal/gone.ts).
-        if (sig === 'SIGHUP') confirmHangup()
+        if (sig === 'SIGHUP') {
+          noteHangupSignal()
+          confirmHangup()
+        }
         this.handle(sig)
         // What registered its undo (an open prompt) ends now; the terminal
         // is restored when this router exits.
@@ -250,7 +253,7 @@ export class SignalRouter {
     clearTimeout(this.watchdog)
     restoreTerminal()
     // Node's own exit-time reset of a dead terminal aborts the process.
-    if (terminalGone()) detachDeadStdio()
+    detachStdioAtExit()
     // The 'exit' hook does this too; doing it first means a test's fake
     // exit (or an exit that throws) still leaves no tool behind.
     killChildGroups()

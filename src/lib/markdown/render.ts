@@ -23,6 +23,7 @@ import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, 
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
 import {isPlainAscii, quickInline, quickTable} from './quick-inline.js'
+import {showFormatChars} from './format-chars.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 
@@ -70,7 +71,7 @@ const INLINE_SYNTAX = /[\\`*_~[\]<&:!]/
 const MAX_WIDTH = 1000
 
 export class MarkdownRenderer {
-  private readonly splitter = new BlockSplitter()
+  private splitter = new BlockSplitter()
   private readonly base: Style
   private out = ''
   /** Something was written: the next top-level block starts after a blank line. */
@@ -131,7 +132,22 @@ export class MarkdownRenderer {
   take(): string {
     const s = this.out
     this.out = ''
-    return s
+    return showFormatChars(s)
+  }
+
+  /**
+   * An interrupt cut the answer here (a menu opens): everything held back
+   * (a partial word, a line not yet known to be a paragraph) is rendered as
+   * if the text ended, so the screen shows all the text the store keeps;
+   * text after it, if the answer goes on, starts a new block. Not while
+   * waiting for the highlighter (the held events come first).
+   */
+  cut(): string {
+    if (this.loading) return ''
+    this.run(this.splitter.end())
+    this.splitter = new BlockSplitter()
+    this.list = undefined
+    return this.take()
   }
 
   /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */
@@ -371,7 +387,11 @@ export class MarkdownRenderer {
 
   /** The pieces of `text`, the block's newest line (already in `f.lines`). */
   private codePieces(f: Code, text: string): Piece[] {
-    if (f.language && this.highlighter) {
+    if (f.language && this.highlighter && text.length > HIGHLIGHT_LINE_MAX) {
+      // Too long to highlight in time (some grammars take time growing with the square of a line): plain, and the next line starts afresh.
+      f.from = f.lines.length
+    } else if (f.language && this.highlighter) {
+      f.from = withinHighlightBudget(f.lines, f.from)
       const lines = f.from === f.lines.length - 1 ? [text] : f.lines.slice(f.from)
       const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
       if (ground) f.from = f.lines.length
@@ -472,6 +492,8 @@ export class MarkdownRenderer {
 
   /** The inline tokens markdown-it gives `src` as a paragraph's, heading's or item's content (src trimmed, one line). */
   private inlineTokens(src: string): readonly Token[] {
+    // Past the layout budget (a delimiter run no answer needs: 50,000 nested emphases), the text as it is.
+    if (DELIMITER_RUN.test(src)) return [plainToken(src)]
     return (this.opts.quick !== false ? quickInline(src, this.opts.md) : undefined) ?? this.opts.md.parseInline(src, {})[0]?.children ?? []
   }
 
@@ -681,6 +703,39 @@ export class MarkdownRenderer {
     for (const text of lines) result.push({text, width: visibleWidth(text)})
     return result
   }
+}
+
+/**
+ * The highlighting budget (SPEC §19: a block whose highlighting would be too
+ * slow is shown plain, never late). Decided by the text alone — a line's
+ * length, the length of the context highlighted with it — never by a clock,
+ * so the bytes are the same under any chunking (docs/decisions.md). A line
+ * longer than this is shown plain: highlight.js takes time growing with the
+ * square of such a line in some grammars (Perl's `s/` over 200,000 `a`s took
+ * minutes; 1,000 characters take milliseconds).
+ */
+export const HIGHLIGHT_LINE_MAX = 1000
+/** The lines a line is highlighted after (its context, at most highlight.ts CONTEXT_LINES) hold at most this many characters. */
+export const HIGHLIGHT_CONTEXT_MAX = 4000
+
+/** Where a line's context starts so that it and the line hold at most HIGHLIGHT_CONTEXT_MAX characters. */
+function withinHighlightBudget(lines: readonly string[], from: number): number {
+  let start = lines.length - 1
+  let size = lines[start].length
+  while (start > from && size + lines[start - 1].length <= HIGHLIGHT_CONTEXT_MAX) size += lines[--start].length
+  return start
+}
+
+/**
+ * The layout budget of inline text, decided by the text (as the highlighting
+ * budget is): a run of more emphasis or strike delimiters than this is not
+ * emphasis anyone writes, and markdown-it takes a second over 100 kB of it.
+ */
+const DELIMITER_RUN = /[*_~]{65}/
+
+/** A text token of `content` (what inline() reads of one). */
+function plainToken(content: string): Token {
+  return {type: 'text', content, children: null} as unknown as Token
 }
 
 /**

@@ -87,6 +87,13 @@ export class BlockSplitter {
   /** Feeds more of the answer; returns the events it completes. */
   push(chunk: string): SplitEvent[] {
     if (this.paraLineGoesOn(chunk)) return this.take()
+    const kind = this.mode.kind
+    if (kind !== 'para' && kind !== 'none' && kind !== 'list' && !chunk.includes('\n')) {
+      // Inside a block whose unfinished line shows nothing (a code line): kept until its newline without reading
+      // (and so flattening) the line again at every chunk, which took time growing with the square of a long line.
+      this.text += chunk
+      return this.take()
+    }
     const rest = this.pos === 0 ? this.text : this.text.slice(this.pos)
     this.text = rest + chunk
     this.pos = 0

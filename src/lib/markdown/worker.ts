@@ -16,6 +16,7 @@ export type RenderRequest =
   | {type: 'start'; answer: number; options: Omit<RendererOptions, 'columns'>; columns: number}
   | {type: 'push'; text: string; columns: number}
   | {type: 'broken'}
+  | {type: 'cut'}
   /** Replies `{done: id}` once everything before it is rendered and sent. */
   | {type: 'sync'; id: number}
   | {type: 'end'; id: number}
@@ -37,6 +38,34 @@ export const FAILED = 2
  */
 const SEND_AT = 16 * 1024
 
+/**
+ * A push is rendered this much at a time (the same bytes: rendering is the
+ * same under any chunking), the shared reply count bumped after each piece,
+ * and every HEARTBEAT_MS while the thread's event loop runs (a highlighter
+ * loading): the main thread, blocked waiting for output, tells a busy
+ * worker from a stalled one within printer/render-worker.ts STALLED_MS.
+ */
+const SLICE = 1024
+const HEARTBEAT_MS = 20
+
+/**
+ * Fault injection for the output-path tests (issue 34): with
+ * JP_TEST_STALL_RENDER=1 in the environment, the worker stops forever at
+ * its first push, as a render that never ends would. Read only here.
+ */
+function stallIfAsked(): void {
+  if (process.env.JP_TEST_STALL_RENDER !== '1') return
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)
+}
+
+/** Where the slice of `text` from `at` ends: SLICE on, never between the halves of a surrogate pair. */
+function sliceEnd(text: string, at: number): number {
+  let end = Math.min(text.length, at + SLICE)
+  const c = text.charCodeAt(end)
+  if (end < text.length && c >= 0xdc00 && c <= 0xdfff) end++
+  return end
+}
+
 export function serve(port: MessagePort, words: Int32Array): void {
   let renderer: MarkdownRenderer | undefined
   let columns = 80
@@ -45,11 +74,15 @@ export function serve(port: MessagePort, words: Int32Array): void {
   let answer = 0
   let queue: Promise<void> = Promise.resolve()
 
-  const reply = (message: RenderReply) => {
-    port.postMessage(message)
+  const beat = () => {
     Atomics.add(words, REPLIES, 1)
     Atomics.notify(words, REPLIES)
   }
+  const reply = (message: RenderReply) => {
+    port.postMessage(message)
+    beat()
+  }
+  setInterval(beat, HEARTBEAT_MS).unref()
   const send = () => {
     if (out === '') return
     const text = out
@@ -75,14 +108,22 @@ export function serve(port: MessagePort, words: Int32Array): void {
       case 'push':
         pushes++
         if (!renderer) return
+        stallIfAsked()
         columns = req.columns
-        out += renderer.push(req.text)
-        await settle(renderer)
+        for (let at = 0, end = 0; at < req.text.length; at = end) {
+          end = sliceEnd(req.text, at)
+          out += renderer.push(req.text.slice(at, end))
+          await settle(renderer)
+          beat()
+        }
         if (out.length >= SEND_AT) send()
         return
       case 'broken':
         renderer?.lineBroken()
         out += renderer?.take() ?? ''
+        return
+      case 'cut':
+        out += renderer?.cut() ?? ''
         return
       case 'sync':
       case 'end':

@@ -6,6 +6,7 @@
 // the text, and never has an escape inside a measured word.
 import stringWidth from 'string-width'
 
+import {FORMAT_CHARS, placeholder} from './format-chars.js'
 import {paint, PLAIN, type Style} from './style.js'
 
 /**
@@ -13,12 +14,17 @@ import {paint, PLAIN, type Style} from './style.js'
  * Latin-1 to the spacing modifiers, the visible general punctuation (dashes,
  * quotes, bullets; not the zero-width ones) and box drawing. The common case.
  */
-const ASCII = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u257f]*$/
+const ASCII = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u257f]*$/
+// (Not the soft hyphen U+00AD: a format character, shown as its placeholder.)
+const FORMAT_CHARS_ALL = new RegExp(FORMAT_CHARS.source, 'gu')
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
 /** Terminal cells of `text` (no control characters in it). */
 export function cells(text: string): number {
-  return ASCII.test(text) ? text.length : stringWidth(text, {countAnsiEscapeCodes: false})
+  if (ASCII.test(text)) return text.length
+  // A format character is shown as its placeholder (format-chars.ts): it takes that many cells.
+  if (FORMAT_CHARS.test(text)) return stringWidth(text.replace(FORMAT_CHARS_ALL, placeholder), {countAnsiEscapeCodes: false})
+  return stringWidth(text, {countAnsiEscapeCodes: false})
 }
 
 /** Cells of the widest space-separated word of `text` (no control characters in it). */

@@ -7,6 +7,7 @@
 // stderr is one (`jp query > file`), at the first reasoning text, which most
 // answers never send.
 import type {StyleSection} from '../config/types.js'
+import {showFormatChars} from '../text/format-chars.js'
 
 /** A streaming transform from sanitized model text to terminal bytes (src/lib/markdown/render.ts). */
 export interface MarkdownStream {
@@ -16,6 +17,8 @@ export interface MarkdownStream {
   /** Set while the renderer waits for its highlighter; resolves when `take()` has the rest. */
   readonly waiting: Promise<void> | undefined
   lineBroken(): void
+  /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
+  cut?(): string
   /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
   /** The answer will not go on (the printer closed). */
@@ -146,8 +149,8 @@ export class LoadingStream implements MarkdownStream {
         this.loading = undefined
       },
       () => {
-        // The renderer could not load: the (sanitized) text as it came.
-        this.out = this.input
+        // The renderer could not load: the (sanitized) text as it came, its format characters shown.
+        this.out = showFormatChars(this.input, true)
         this.input = ''
         this.loading = undefined
         this.inner = PLAIN_STREAM
@@ -157,4 +160,4 @@ export class LoadingStream implements MarkdownStream {
 }
 
 /** Text as it comes (a renderer that failed to load). */
-const PLAIN_STREAM: MarkdownStream = {push: (text) => text, end: () => '', take: () => '', waiting: undefined, lineBroken: () => {}}
+const PLAIN_STREAM: MarkdownStream = {push: (text) => showFormatChars(text, true), end: () => '', take: () => '', waiting: undefined, lineBroken: () => {}}

@@ -398,7 +398,7 @@ export class Printer {
     if (this.format === 'json') return this.event({type: 'text', text: chunk})
     if (this.sanitizeOut) {
       // Rendered markdown carries its own styling: the model's SGR is dropped with every other sequence.
-      this.assistantSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.assistant})
+      this.assistantSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.assistant, showFormat: !this.markdown.assistant})
       chunk = this.assistantSanitizer.push(chunk)
     }
     if (this.markdown.assistant) {
@@ -437,7 +437,7 @@ export class Printer {
     if (this.format === 'json') return this.event({type: 'reasoning', text: chunk})
     this.inReasoning = true
     if (this.sanitizeErr) {
-      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.reasoning})
+      this.reasoningSanitizer ??= createSanitizer({keepColor: this.color && !this.markdown.reasoning, showFormat: !this.markdown.reasoning})
       chunk = this.reasoningSanitizer.push(chunk)
     }
     if (this.markdown.reasoning) {
@@ -501,6 +501,20 @@ export class Printer {
     this.out.atLineStart = true
     ;(this.out.line ?? this.err.line)?.broken()
     this.assistantMd?.lineBroken()
+  }
+
+  /**
+   * An interrupt cut the answer (its menu is about to open): what the
+   * renderer held back (a partial word, a line it had not placed) is shown
+   * now, so the screen holds all the text the partial answer stores, and
+   * the menu and whatever follows start on their own line.
+   */
+  cutAssistant(): void {
+    if (this.inOrder(() => this.cutAssistant())) return
+    const md = this.assistantMd
+    if (!md?.cut) return
+    this.out.write(md.cut())
+    this.syncAssistant()
   }
 
   /** A notice for the user (stderr in both formats). */

@@ -20,6 +20,7 @@ import {fileURLToPath} from 'node:url'
 import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
 
 import type {MarkdownStream} from './markdown.js'
+import {showFormatChars} from '../text/format-chars.js'
 import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
 import type {RenderReply, RenderRequest} from '../markdown/worker.js'
 
@@ -30,8 +31,17 @@ const FAILED = 2
 
 /** The main renderer hands off only after this much of the answer: short answers never pay the round trips. */
 export const HAND_OFF_AFTER = 16 * 1024
-/** A worker that replies to nothing for this long while the printer waits for it is taken for dead (it replies every 16 kB of output). */
-const STALLED_MS = 5000
+/**
+ * A worker that shows no sign of life for this long while the printer waits
+ * for it is taken for dead, and what it was given is shown as it came: the
+ * main thread blocks no longer than this for a stalled render, so signals
+ * and keys are answered (SPEC §19). It bumps the reply count after every
+ * 1 kB it renders and every 20 ms its event loop runs (markdown/worker.ts).
+ * Not 100 ms: on a loaded machine a live worker can go unscheduled that
+ * long, and one taken for dead shows the rest of its answer plain
+ * (test/printer/render-worker.test.ts failed so under load at 100 ms).
+ */
+const STALLED_MS = 1000
 /** Input is sent once per event-loop turn, or at once past this much. */
 const SEND_AT = 64 * 1024
 
@@ -244,6 +254,14 @@ export class HandOffStream implements MarkdownStream {
     return this.remote ? undefined : this.local.waiting
   }
 
+  cut(): string {
+    if (!this.remote) return this.local.cut()
+    this.flushInput()
+    this.worker!.post({type: 'cut'})
+    this.settled = false
+    return ''
+  }
+
   lineBroken(): void {
     if (!this.remote) return this.local.lineBroken()
     this.flushInput()
@@ -303,6 +321,6 @@ export class HandOffStream implements MarkdownStream {
     const text = this.unanswered.join('') + this.input
     this.unanswered = []
     this.input = ''
-    return text
+    return showFormatChars(text, true)
   }
 }

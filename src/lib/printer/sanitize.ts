@@ -9,9 +9,18 @@
 // chunk boundaries at any offset is still recognised and removed. It only
 // ever sees text for display: stored data and requests never pass through it.
 
+import {FORMAT_CHARS, formatPlaceholder} from '../text/format-chars.js'
+
 export interface SanitizerOptions {
   /** Keep SGR colour sequences (false under NO_COLOR). Default true. */
   keepColor?: boolean
+  /**
+   * Show each format character (bidi controls, zero-width characters,
+   * U+FEFF: text/format-chars.ts) and U+2028/2029 as a dim `⟨U+202E⟩`
+   * (text shown as it comes). Default false: kept for the markdown renderer,
+   * which shows them after decoding entities (`&#x202e;`) that make them.
+   */
+  showFormat?: boolean
 }
 
 export interface Sanitizer {
@@ -41,10 +50,14 @@ const C1_ST = 0x9c
 const MAX_CSI = 64
 /** Characters that need the state machine; everything else is plain text. */
 const SPECIAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+/** The same, and the format characters (astral ones too: a `u` regex). */
+const SPECIAL_OR_FORMAT = new RegExp(`${SPECIAL.source}|${FORMAT_CHARS.source}`, 'gu')
 const SGR = /^\u001b\[[0-9;:]*m$/
+const DIM = '\u001b[2m'
+const UNDIM = '\u001b[22m'
 
 export function createSanitizer(options: SanitizerOptions = {}): Sanitizer {
-  const machine = new SanitizerMachine(options.keepColor ?? true)
+  const machine = new SanitizerMachine(options.keepColor ?? true, options.showFormat ?? false)
   return {push: (chunk) => machine.push(chunk), end: () => machine.end()}
 }
 
@@ -58,10 +71,19 @@ class SanitizerMachine {
   private csi = '' // the CSI collected so far, ESC [ included
   private stringIsOsc = false // OSC also ends at BEL; DCS/SOS/PM/APC only at ST
   private out = ''
+  /** A high surrogate that ended the last chunk (half of a character: maybe an astral format character). */
+  private highSurrogate = ''
+  private readonly special: RegExp
 
-  constructor(private readonly keepColor: boolean) {}
+  constructor(
+    private readonly keepColor: boolean,
+    private readonly showFormat: boolean,
+  ) {
+    this.special = showFormat ? new RegExp(SPECIAL_OR_FORMAT) : new RegExp(SPECIAL)
+  }
 
   push(chunk: string): string {
+    if (this.showFormat) chunk = this.wholeCharacters(chunk)
     let i = 0
     const n = chunk.length
     while (i < n) i = this.state === State.Ground ? this.ground(chunk, i) : this.step(chunk, i)
@@ -73,7 +95,23 @@ class SanitizerMachine {
   end(): string {
     this.state = State.Ground
     this.csi = ''
-    return ''
+    const rest = this.highSurrogate
+    this.highSurrogate = ''
+    return rest
+  }
+
+  /** `chunk` after what the last one held back, holding back a trailing high surrogate in turn. */
+  private wholeCharacters(chunk: string): string {
+    if (this.highSurrogate !== '') {
+      chunk = this.highSurrogate + chunk
+      this.highSurrogate = ''
+    }
+    const last = chunk.charCodeAt(chunk.length - 1)
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highSurrogate = chunk.slice(-1)
+      return chunk.slice(0, -1)
+    }
+    return chunk
   }
 
   private step(chunk: string, i: number): number {
@@ -99,14 +137,20 @@ class SanitizerMachine {
 
   /** Plain text up to the next special character, then that character. */
   private ground(chunk: string, i: number): number {
-    SPECIAL.lastIndex = i
-    const m = SPECIAL.exec(chunk)
+    const special = this.special
+    special.lastIndex = i
+    const m = special.exec(chunk)
     if (m === null) {
       this.out += i === 0 ? chunk : chunk.slice(i)
       return chunk.length
     }
     if (m.index > i) this.out += chunk.slice(i, m.index)
     const c = chunk.charCodeAt(m.index)
+    if (c > 0x9f) {
+      // A format character (the only kind above C1 the regex finds): shown, not sent.
+      this.out += DIM + formatPlaceholder(m[0]) + UNDIM
+      return m.index + m[0].length
+    }
     if (c === ESC) this.state = State.Escape
     else if (c === C1_CSI) {
       // 8-bit CSI: never kept, even as colour (terminals disagree on it).

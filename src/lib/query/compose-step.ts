@@ -141,7 +141,7 @@ export interface QueryTextOptions extends Omit<ComposeInEditorOptions, 'modelFla
 }
 
 /** The text to send, with its draft and the `--model` still in force; `nothing` when the editor sent nothing. */
-export type QueryText = {type: 'send'; text: string; draft?: DraftHandle; modelFlag?: string} | {type: 'nothing'}
+export type QueryText = {type: 'send'; text: string; draft?: DraftHandle; modelFlag?: string; composed?: boolean} | {type: 'nothing'}
 
 /**
  * The compose step: the editor opens with `-e`, or on a terminal when no
@@ -152,12 +152,14 @@ export async function composeQueryText(opts: QueryTextOptions): Promise<QueryTex
   let text = opts.query
   let draft: DraftHandle | undefined
   let modelFlag = opts.flags.model
+  let composedHere = false
   if (opts.flags.edit || (text === '' && opts.interactive && !opts.flags.noEdit)) {
     const terminal = opts.interactive ? {preferEditor: opts.flags.edit} : undefined
     const composed = await composeInEditor({...opts, modelFlag, terminal})
     if (composed.type !== 'query') return {type: 'nothing'}
     text = composed.text
     draft = composed.draft
+    composedHere = true
     if (composed.setsModel) modelFlag = undefined
   }
   if (text === '') {
@@ -167,5 +169,5 @@ export async function composeQueryText(opts: QueryTextOptions): Promise<QueryTex
         : 'no query given: pass it as arguments or pipe it on stdin (no terminal to compose it in an editor)',
     )
   }
-  return {type: 'send', text, draft, modelFlag}
+  return {type: 'send', text, draft, modelFlag, composed: composedHere}
 }

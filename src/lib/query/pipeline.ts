@@ -17,7 +17,8 @@ import {composeQueryText} from './compose-step.js'
 import {openConversation, resolveConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {readQueryText} from './input.js'
-import {readAttachments} from './attachments.js'
+import {mentionAttachments, readAttachments, readMentionAttachments, type MentionOptions} from './attachments.js'
+import {FileIndex} from '../inquire/complete/file-index.js'
 import {lastTurnStart, sumUsage, usageLine} from '../conversation/usage.js'
 import {settleTurn} from './report.js'
 import {buildTurn, chooseModel, chooseTools} from './turn-setup.js'
@@ -98,8 +99,23 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
 
   // What every inline prompt of this query shares: the user's keys, the name
   // of the editor Ctrl+X opens, and the wider history Ctrl+R searches.
+  // `@` mentions resolve against the cwd, then the workspace's root (the
+  // default workspace has no files of the user's: there, the cwd's).
+  const mentionOptions: MentionOptions = {cwd: process.cwd(), root: workspace.isDefault ? process.cwd() : workspace.root, maxBytes: config.query.attach_max_bytes}
   const inline = interactive
-    ? {keys: config.editor.inline.keys, editorName: editor ? editorConfig.label() : undefined, olderHistory: workspaceSearchHistory(workspace, id, process.env)}
+    ? {
+        keys: config.editor.inline.keys,
+        editorName: editor ? editorConfig.label() : undefined,
+        olderHistory: workspaceSearchHistory(workspace, id, process.env),
+        mentions: {
+          index: new FileIndex(mentionOptions.root),
+          auto: config.editor.inline.complete_mentions === 'auto',
+          check: async (text: string) => {
+            const read = await mentionAttachments(text, mentionOptions)
+            return 'problem' in read ? read.problem : undefined
+          },
+        },
+      }
     : undefined
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
   // No prompt of our own under an open fallback menu.
@@ -111,6 +127,8 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     return 0
   }
 
+  // What was composed here carries its mentions' files, read as `-a` reads them (SPEC §19).
+  const mentioned = interactive && text.composed ? await readMentionAttachments(text.text, mentionOptions) : []
   const model = await chooseModel(text.modelFlag, config, printer)
   // `--id` picks the conversation for this query; `jp conversation use` is what changes the active one.
   const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
@@ -133,7 +151,8 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     query: text.text,
   })
   // The query's turn, and then each reply queued meanwhile (SPEC §18).
-  return settleTurn(runTurns(text.text, {...deps, attachments}), {
+  const mentions = interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined
+  return settleTurn(runTurns(text.text, {...deps, attachments: [...attachments, ...mentioned], mentions}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,

@@ -22,6 +22,8 @@ import {closeSync, fstatSync, openSync, statSync} from 'node:fs'
 
 interface GoneState {
   gone: boolean
+  /** A SIGHUP came: the terminal may go any moment (tmux kill-server signals, then closes it). */
+  hangupSignalled?: boolean
   listeners: Set<() => void>
 }
 
@@ -56,6 +58,23 @@ export function markTerminalGone(): void {
       // one listener must not keep the others from hearing it
     }
   }
+}
+
+/** A SIGHUP arrived (the terminal still answering or not): see `detachStdioAtExit`. */
+export function noteHangupSignal(): void {
+  state().hangupSignalled = true
+}
+
+/**
+ * Called last on every exit path. The terminal gone, or a SIGHUP received:
+ * a terminal that still answered when the signal was handled can be closed
+ * while jp saves and exits (tmux kill-server sends SIGHUP, then closes the
+ * pty), and Node's reset of it would then abort. jp restored its own modes
+ * already (restore.ts), so nothing is lost by skipping Node's reset.
+ */
+export function detachStdioAtExit(): void {
+  const s = state()
+  if (s.gone || s.hangupSignalled) detachDeadStdio()
 }
 
 /** Calls `listener` once when the terminal goes away (at once if it is gone); returns the unsubscribe. */

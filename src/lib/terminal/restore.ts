@@ -26,7 +26,7 @@
 // tsx and dist), and both copies must share one set of actions. Restore
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
-import {detachDeadStdio, terminalGone} from './gone.js'
+import {detachStdioAtExit, terminalGone} from './gone.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
 import {leaveOpenPrompts} from './owner.js'
 import {closeTtyFd, openTtyFd, writeTtySync} from './tty.js'
@@ -144,7 +144,7 @@ export function installTerminalRestoreHooks(): void {
   process.on('exit', () => {
     restoreTerminal()
     // Last, before Node's own reset of stdio, which aborts on a dead terminal.
-    if (terminalGone()) detachDeadStdio()
+    detachStdioAtExit()
   })
   process.on('uncaughtExceptionMonitor', () => {
     restoreTerminal()

@@ -25,7 +25,6 @@
 // `/bin/sh -c '<program> <quoted args>'` and the arguments still travel only
 // through stdin and the environment.
 import {spawn} from 'node:child_process'
-import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {quote} from 'shlex'
 
@@ -128,7 +127,7 @@ export async function runLocalTool(req: LocalToolRequest): Promise<LocalToolResu
   let argsDir: PrivateTempDir | undefined
   try {
     argsDir = await makePrivateTempDir('jp-tool-')
-    await writeFile(join(argsDir.path, 'arguments.json'), json, {mode: 0o600, flag: 'wx'})
+    await argsDir.file('arguments.json', json)
   } catch (error) {
     await argsDir?.remove()
     return {content: `Tool '${req.name}' could not be run: cannot write its arguments: ${(error as Error).message}`, isError: true, exitCode: null}

@@ -66,6 +66,8 @@ export interface TurnDeps {
   attachments?: ReadonlyArray<{path: string; content: string}>
   /** The queued reply, on a terminal (SPEC §18): its slot, type to queue and the countdown. */
   queue?: TurnQueue
+  /** The files a reply typed on the terminal mentions (`@PATH`, SPEC §19), read as `-a` reads them; rejects with one line. */
+  mentions?: (text: string) => Promise<ReadonlyArray<{path: string; content: string}>>
 }
 
 /** The tools `TurnDeps.moreTools` adds to one request. */
@@ -132,7 +134,8 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
   let text = query
   for (let turns = 1; ; turns++) {
     // The query's attachments go with the query only.
-    const outcome = await runTurn(text, turns === 1 ? deps : {...deps, attachments: undefined}, turns === 1 ? undefined : 'turn_end')
+    const outcome = await runTurn(text, deps, turns === 1 ? undefined : 'turn_end')
+    deps = {...deps, attachments: undefined}
     const queue = deps.queue
     if (outcome.type !== 'done' || !queue) return {...outcome, query: text, turns}
     // The user may be typing the reply this very moment.
@@ -147,6 +150,9 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
     if (end === 'keep') return {type: 'done', query: text, turns, kept: true}
     text = queue.take()
     deps.printer.event({type: 'queued_reply', delivered: 'turn_end', text})
+    // The queued reply's mentions go with it, as the query's attachments went with the query.
+    const attachments = await mentionedFiles(deps, text)
+    deps = {...deps, attachments}
   }
 }
 
@@ -219,11 +225,27 @@ function atGapEnds(action: Exclude<TurnInterruptAction, {type: 'continue'}>): Tu
   }
 }
 
-/** The user's reply becomes the next user message (one from the editor was never on screen: echoed). */
+/** The user's reply becomes the next user message (one from the editor was never on screen: echoed), with the files it mentions. */
 async function addReply(deps: TurnDeps, text: string, fromEditor: boolean): Promise<void> {
   if (fromEditor) deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
-  deps.events.push(event.chatRequest(text))
+  const attachments = fromEditor ? [] : await mentionedFiles(deps, text)
+  deps.events.push(event.chatRequest(text), ...attachments.map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
+}
+
+/**
+ * A reply's mentioned files. The prompt checked them before it let the reply
+ * go; one that changed since (removed, grown) is a warning, and the reply
+ * goes without it rather than be lost.
+ */
+async function mentionedFiles(deps: TurnDeps, text: string): Promise<ReadonlyArray<{path: string; content: string}>> {
+  if (!deps.mentions) return []
+  try {
+    return await deps.mentions(text)
+  } catch (error) {
+    deps.printer.warn(`not attached: ${errorMessage(error)}`)
+    return []
+  }
 }
 
 async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined, queued?: QueuedDelivery): Promise<TurnOutcome> {
@@ -455,6 +477,10 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     state.held = undefined
   }
 
+  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
+  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
+  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
+  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (error !== undefined && state.decision === undefined) {

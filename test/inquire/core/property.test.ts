@@ -84,7 +84,7 @@ function normalize(keys: Key[]): string[] {
   return out
 }
 
-const ACTIONS = new Set(['none', 'changed', 'moved', 'redraw', 'submit', 'cancel', 'open-editor', 'history-prev', 'history-next', 'history-search'])
+const ACTIONS = new Set(['none', 'changed', 'moved', 'redraw', 'submit', 'cancel', 'open-editor', 'history-prev', 'history-next', 'history-search', 'complete', 'complete-next', 'complete-prev'])
 
 describe('properties', () => {
   it('D1–D3: the decoder never throws, never emits control text, never leaves CR in a paste', () => {

@@ -168,6 +168,12 @@ export class KeymapEditMode implements EditModeHandler {
         return event('history-next')
       case 'clear_screen':
         return event('redraw')
+      case 'complete':
+        return event('complete')
+      case 'complete_next':
+        return event('complete-next')
+      case 'complete_prev':
+        return event('complete-prev')
       case 'none':
         return event('none')
       case 'move_up_or_history_prev':

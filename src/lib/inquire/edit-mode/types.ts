@@ -21,6 +21,9 @@ export type EditAction =
   | {type: 'history-prev'}
   | {type: 'history-next'}
   | {type: 'history-search'}
+  | {type: 'complete'}
+  | {type: 'complete-next'}
+  | {type: 'complete-prev'}
 
 export interface EditModeHandler {
   /** Turns a key into an action of the current table and runs it on the editor. */

@@ -19,9 +19,21 @@ export interface ReplyView {
   help?: string
   /** Drawn dim where the buffer's text would start while the buffer is empty. */
   placeholder?: string
+  /**
+   * Rows drawn below the buffer, above the help line (the `@` completion
+   * list, a mention's error): plain text, cut to the width here; they take
+   * their room from the viewport, never the buffer's cursor row.
+   */
+  below?: readonly BelowRow[]
   width: number
   height: number
   color: boolean
+}
+
+/** A row under the buffer: `selected` is shown inverted (marked `›` without colour), `dim` dim. */
+export interface BelowRow {
+  text: string
+  style?: 'selected' | 'dim' | 'plain'
 }
 
 /**
@@ -111,8 +123,10 @@ export function buildFrame(view: ReplyView, layout: BufferLayout, scrollTop: Scr
     const shown = layout.remember(`h|${width}|${helpText}`, () => truncate(helpText, width - 1))
     help = {text: dim(shown.text, view.color), width: shown.width}
   }
-  // The viewport scrolls the header and body together; the help row stays.
-  const room = Math.max(1, view.height - (help ? 1 : 0))
+  // Below-buffer rows keep at least one row of the buffer on the screen.
+  const below = belowRows(view, width).slice(0, Math.max(0, view.height - 1 - (help ? 1 : 0)))
+  // The viewport scrolls the header and body together; the rows below and the help row stay.
+  const room = Math.max(1, view.height - (help ? 1 : 0) - below.length)
   let top = body.first()
   if (viewport && !body.fits(room)) {
     top = body.valid(scrollTop) ? scrollTop : top
@@ -132,11 +146,29 @@ export function buildFrame(view: ReplyView, layout: BufferLayout, scrollTop: Scr
     rows.push(r.text)
     widths.push(r.width)
   }
+  for (const b of below) {
+    rows.push(b.text)
+    widths.push(b.width)
+  }
   if (help) {
     rows.push(help.text)
     widths.push(help.width)
   }
   return {rows, widths, cursorRow, cursorCol, scrollTop: top}
+}
+
+const inverse = (s: string, color: boolean) => (color ? `\x1b[7m${s}\x1b[27m` : s)
+
+/** The view's below-buffer rows, cut to the width and styled. */
+function belowRows(view: ReplyView, width: number): Array<{text: string; width: number}> {
+  if (!view.below || view.below.length === 0) return []
+  return view.below.map((row) => {
+    const marker = row.style === 'selected' ? '› ' : '  '
+    const shown = truncate(row.text, Math.max(1, width - 1 - marker.length))
+    const text = marker + shown.text
+    const styled = row.style === 'selected' ? inverse(text, view.color) : row.style === 'dim' ? dim(text, view.color) : text
+    return {text: styled, width: marker.length + shown.width}
+  })
 }
 
 /** Walking the buffer's rows (and the header row before them) by position, laying out only the lines walked. */
