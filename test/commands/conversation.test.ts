@@ -43,6 +43,28 @@ describe('jp init and jp conversation (end to end)', function () {
     expect(bad.stderr.trim()).to.equal('Error: --model nomodel: expected PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5')
   })
 
+  it('show marks a queued reply as steered where it was delivered (text and json)', async () => {
+    await runJp(['init', '--yes'], {sandbox: sb})
+    writeConversation(sb.cwd, 'jp-c300', {title: 'Steered'}, [
+      {timestamp: '2024-02-01T00:00:00Z', type: 'turn_start'},
+      {timestamp: '2024-02-01T00:00:01Z', type: 'chat_request', content: 'read a'},
+      {timestamp: '2024-02-01T00:00:02Z', type: 'tool_call_request', id: 'c1', name: 'read', arguments: {}},
+      {timestamp: '2024-02-01T00:00:03Z', type: 'tool_call_response', id: 'c1', content: 'A', is_error: false},
+      {timestamp: '2024-02-01T00:00:04Z', type: 'chat_request', content: 'use b instead', queued: 'next_step'},
+      {timestamp: '2024-02-01T00:00:05Z', type: 'chat_response', message: 'ok'},
+      {timestamp: '2024-02-01T00:00:06Z', type: 'turn_start'},
+      {timestamp: '2024-02-01T00:00:07Z', type: 'chat_request', content: 'and then c', queued: 'turn_end'},
+    ])
+    const show = await runJp(['conversation', 'show', 'jp-c300'], {sandbox: sb})
+    expect(show.code, show.stderr).to.equal(0)
+    expect(show.stdout).to.include('tool result [c1]:\n  A\nuser (queued reply, steered at the next step):\n  use b instead\nassistant:')
+    expect(show.stdout).to.include('user (queued reply, sent after the turn):\n  and then c')
+    expect(show.stdout).to.include('user:\n  read a')
+    const json = await runJp(['conversation', 'show', 'jp-c300', '--format', 'json'], {sandbox: sb})
+    const queued = json.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.queued)
+    expect(queued.map((e) => [e.content, e.queued])).to.deep.equal([['use b instead', 'next_step'], ['and then c', 'turn_end']])
+  })
+
   it('ls, use, show, path and rm work on stored conversations (and the c alias)', async () => {
     await runJp(['init', '--yes'], {sandbox: sb})
     writeConversation(sb.cwd, 'jp-c100', {title: 'Older', created_at: '2024-01-01T00:00:00Z'}, [])

@@ -178,7 +178,32 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       expect(res.sttyAfter).to.equal(res.sttyBefore)
     })
 
-    it('q during a tool run: [c,r,q,s,t,?]; the tool keeps running, its result goes to the model, then the queued reply', async () => {
+    it('q during a tool run (next_step, the default): the tool keeps running; its result and the queued reply after it go in the next request', async () => {
+      replay = await startReplayServer([{body: openaiToolCall('call_1', 'slow', {})}, {body: openaiText(['the tool ', 'said done.'])}])
+      run = new JpRun({
+        baseUrl: `${replay.url}/v1`,
+        toml: `${FAST_COUNTDOWN}[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo tool-finished"]}\nrun = "unattended"\n`,
+      })
+      const r = await run.start('use the tool')
+      await r.term.waitForText('Running slow')
+      await queueThrough(r, TOOL_MENU, 'after the tool')
+      const res = await finishedOk(r)
+      expect(replay.requests).to.have.length(2)
+      const second = replay.requests[1].json() as {messages: Msg[]}
+      expect(second.messages.slice(-2)).to.deep.equal([
+        {role: 'tool', tool_call_id: 'call_1', content: 'tool-finished\n'},
+        {role: 'user', content: 'after the tool'},
+      ])
+      // The transcript shows it where it was delivered, before the answer to it; no countdown.
+      const screen = r.term.screenText()
+      expect(screen.indexOf('> after the tool')).to.be.greaterThan(screen.indexOf('slow: tool-finished'))
+      expect(screen.indexOf('> after the tool')).to.be.lessThan(screen.indexOf('said done.'))
+      expect(screen).not.to.match(COUNTDOWN)
+      expect(await draftOf(r)).to.equal(undefined)
+      expect(res.sttyAfter).to.equal(res.sttyBefore)
+    })
+
+    it('q during a tool run, queue_delivery = "turn_end": the tool result goes to the model, then the queued reply as the next turn', async () => {
       replay = await startReplayServer([
         {body: openaiToolCall('call_1', 'slow', {})},
         {body: openaiText(['the tool ', 'said done.'])},
@@ -186,7 +211,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       ])
       run = new JpRun({
         baseUrl: `${replay.url}/v1`,
-        toml: `${FAST_COUNTDOWN}[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo tool-finished"]}\nrun = "unattended"\n`,
+        toml: `${FAST_COUNTDOWN}queue_delivery = "turn_end"\n[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo tool-finished"]}\nrun = "unattended"\n`,
       })
       const r = await run.start('use the tool')
       await r.term.waitForText('Running slow')
@@ -620,7 +645,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as {type: string; text?: string})
-      expect(events.filter((e) => e.type === 'queued_reply')).to.deep.equal([{type: 'queued_reply', text: 'via the pipe'}])
+      expect(events.filter((e) => e.type === 'queued_reply')).to.deep.equal([{type: 'queued_reply', delivered: 'turn_end', text: 'via the pipe'}])
       const text = events.filter((e) => e.type === 'text').map((e) => e.text).join('')
       expect(text).to.equal(fullText(first) + 'short answer.')
       expect(users(1).at(-1)).to.equal('via the pipe')

@@ -18,7 +18,7 @@ import {findWorkspace} from '../../src/lib/conversation/workspace.js'
 
 const HOLDER = join(ROOT, 'test/conversation/fixtures/store-child.ts')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
-const FALLBACK_MENU = 'Interrupted [c,q,?]'
+const FALLBACK_MENU = 'Interrupted [c,s,?]'
 const HELP = 'Enter to send'
 
 describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 6)', function () {
@@ -103,6 +103,20 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
       expect(res.code, r.term.screenText()).to.equal(130)
       expect(r.term.screenText()).not.to.include('⏱')
       lineEnded(r)
+      expect(res.sttyAfter).to.equal(res.sttyBefore)
+    })
+
+    it('s at that menu stops (q means nothing there): nothing sent, 130, the status line gone', async () => {
+      const {r} = await heldConversation()
+      r.term.send(keys.ctrlC)
+      await r.term.waitForText(FALLBACK_MENU)
+      r.term.send('q')
+      await r.term.waitForText('Invalid option')
+      r.term.send('s')
+      const res = await r.finish()
+      expect(res.code, r.term.screenText()).to.equal(130)
+      expect(r.term.screenText()).not.to.include('second.')
+      expect(r.term.screenText()).not.to.include('⏱')
       expect(res.sttyAfter).to.equal(res.sttyBefore)
     })
 

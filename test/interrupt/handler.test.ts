@@ -611,3 +611,16 @@ describe('InterruptHandler: Ctrl+C at a configured reply prompt is a press of th
     expect(await first.handler.handleToolInterrupt(CANNED)).to.deep.equal({type: 'respond', content: CANNED})
   })
 })
+
+describe('InterruptHandler: the fallback menu (a config load, a lock wait)', () => {
+  it('is [c,s]: s stops (nothing was sent), and q means nothing there (one meaning per key)', async () => {
+    const {handler, backend} = makeHandler({selects: ['s']})
+    expect(await handler.handleFallbackInterrupt()).to.deep.equal({type: 'stop'})
+    const call = backend.calls[0]
+    if (call.kind !== 'select') throw new Error('expected the menu')
+    expect(call.config.options.map((o) => [o.key, o.description])).to.deep.equal([
+      ['c', 'Continue'],
+      ['s', 'Stop (nothing was sent, exit)'],
+    ])
+  })
+})

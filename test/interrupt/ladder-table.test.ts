@@ -263,7 +263,7 @@ const SCOPES: Scope[] = [
   },
   {
     name: 'anything else (the fallback menu)',
-    menu: ['c', 'q'],
+    menu: ['c', 's'],
     start: (h) => {
       const interrupts = turnDeps(h, {}).interactive!.interrupts
       pushFallbackMenu({router: h.router, interrupts})

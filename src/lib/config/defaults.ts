@@ -24,6 +24,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
     interrupt: {
       escalation_cooldown_secs: 2,
       queue_countdown_secs: 3,
+      queue_delivery: 'next_step',
       type_to_queue: true,
       streaming: {action: 'prompt', compose_in_editor: false},
       tool_call: {action: 'prompt', compose_in_editor: false},

@@ -146,6 +146,11 @@ export const KEY_DOCS: Record<string, KeyDoc> = {
       'When a turn ends with a queued reply (`q` in a menu, or typed while jp works), jp counts down this many seconds on the status line (Enter sends at once, Ctrl+C keeps the reply as the draft and exits), then sends it as the next turn. `0` sends it at once.',
     example: '10',
   },
+  'interrupt.queue_delivery': {
+    description:
+      '`next_step`: a reply queued while the model works a tool loop is sent with the next request, after the tool results (never while a tool prompt is open); an answer without tool calls sends it after the turn, with the countdown. `turn_end`: always after the turn.',
+    example: '"turn_end"',
+  },
   'interrupt.type_to_queue': {
     description:
       'On a terminal, a printable key typed while jp waits for the model, streams an answer or runs a tool opens the `Queue:` prompt at the bottom, seeded with that key, while the answer keeps printing above it; Enter queues the reply. `false`: typed keys are ignored (never echoed).',

@@ -130,6 +130,7 @@ export const CONFIG_SCHEMA = table({
   interrupt: table({
     escalation_cooldown_secs: nonNegative,
     queue_countdown_secs: nonNegative,
+    queue_delivery: oneOf('next_step', 'turn_end'),
     type_to_queue: bool,
     streaming: table({action: oneOf('prompt', 'continue', 'stop', 'abort', 'reply'), compose_in_editor: composeSchema}),
     tool_call: table({action: oneOf('prompt', 'continue', 'restart', 'respond', 'stop'), compose_in_editor: composeSchema}),

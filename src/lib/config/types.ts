@@ -36,6 +36,9 @@ export interface EditorSection {
   inline: {edit_mode: EditMode; complete_mentions: CompleteMentions; keys?: InlineKeysConfig}
 }
 
+/** `interrupt.queue_delivery` (SPEC §19). */
+export type QueueDelivery = 'next_step' | 'turn_end'
+
 export type StreamingAction = 'prompt' | 'continue' | 'stop' | 'abort' | 'reply'
 export type ToolCallAction = 'prompt' | 'continue' | 'restart' | 'respond' | 'stop'
 
@@ -43,6 +46,8 @@ export interface InterruptSection {
   escalation_cooldown_secs: number
   /** Seconds the queued reply's countdown runs before it is sent (0: at once). */
   queue_countdown_secs: number
+  /** When a queued reply reaches the model: at the next request of a tool loop, or only after the turn. */
+  queue_delivery: QueueDelivery
   /** On a terminal, a printable key typed while jp works opens the `Queue:` prompt. */
   type_to_queue: boolean
   streaming: {action: StreamingAction; compose_in_editor: ComposeInEditor}

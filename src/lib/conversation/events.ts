@@ -12,7 +12,15 @@ export interface TurnStartEvent extends EventBase {
 export interface ChatRequestEvent extends EventBase {
   type: 'chat_request'
   content: string
+  /**
+   * A queued reply (SPEC §19), and where it reached the model: `next_step`
+   * after the tool results of a tool loop, `turn_end` as the next turn.
+   */
+  queued?: QueuedDelivery
 }
+
+/** Where a queued reply was delivered (SPEC §19). */
+export type QueuedDelivery = 'next_step' | 'turn_end'
 /** Exactly one of `message` (answer text) or `reasoning` (thinking) is present. */
 export interface ChatResponseEvent extends EventBase {
   type: 'chat_response'
@@ -88,7 +96,8 @@ const now = () => new Date().toISOString()
 /** Event constructors stamping the current time. */
 export const event = {
   turnStart: (): TurnStartEvent => ({timestamp: now(), type: 'turn_start'}),
-  chatRequest: (content: string): ChatRequestEvent => ({timestamp: now(), type: 'chat_request', content}),
+  chatRequest: (content: string, queued?: QueuedDelivery): ChatRequestEvent =>
+    queued === undefined ? {timestamp: now(), type: 'chat_request', content} : {timestamp: now(), type: 'chat_request', content, queued},
   message: (message: string): ChatResponseEvent => ({timestamp: now(), type: 'chat_response', message}),
   reasoning: (reasoning: string): ChatResponseEvent => ({timestamp: now(), type: 'chat_response', reasoning}),
   toolCallRequest: (id: string, name: string, args: Record<string, unknown>): ToolCallRequestEvent => ({

@@ -100,7 +100,7 @@ async function renderEvent(e: ConversationEvent, clean: (s: string) => string, m
     case 'turn_start':
       return ['', `── turn · ${e.timestamp}`]
     case 'chat_request':
-      return ['user:', indent(clean(String(ev.content)))]
+      return [userLabel(ev.queued), indent(clean(String(ev.content)))]
     case 'chat_response':
       return typeof ev.reasoning === 'string'
         ? ['reasoning:', indent(clean(ev.reasoning))]
@@ -121,4 +121,11 @@ async function renderEvent(e: ConversationEvent, clean: (s: string) => string, m
       return [`${clean(String(type))}: ${clean(JSON.stringify(rest))}`]
     }
   }
+}
+
+/** A queued reply is the user's message, marked as steered where it reached the model (SPEC §19). */
+function userLabel(queued: unknown): string {
+  if (queued === 'next_step') return 'user (queued reply, steered at the next step):'
+  if (queued === 'turn_end') return 'user (queued reply, sent after the turn):'
+  return 'user:'
 }

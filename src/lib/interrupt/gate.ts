@@ -58,8 +58,8 @@ export interface FallbackDeps {
 
 /**
  * The floor of the ladder (RFD 092): pushed first, so a Ctrl+C that no
- * more specific scope claims opens `Interrupted [c,q,?]`. `q` quits
- * gracefully; Ctrl+C at it escalates (the handler's onEscalate). The answer
+ * more specific scope claims opens `Interrupted [c,s,?]`. `s` stops
+ * gracefully (nothing was sent); Ctrl+C at it escalates (the handler's onEscalate). The answer
  * is acted on as it comes; `checkpoint()` lets work that is about to open a
  * prompt of its own (or send a request) wait while the menu is open.
  */
@@ -67,7 +67,7 @@ export function pushFallbackMenu(deps: FallbackDeps): {pop: () => void; checkpoi
   const gate = new MenuGate<FallbackInterruptAnswer>(async () => {
     const action = await deps.interrupts.handleFallbackInterrupt()
     switch (action.type) {
-      case 'quit': {
+      case 'stop': {
         void deps.router.shutdown()
         break
       }
@@ -87,4 +87,4 @@ export function pushFallbackMenu(deps: FallbackDeps): {pop: () => void; checkpoi
   return {pop: deps.router.push(() => gate.interrupt()), checkpoint: () => gate.checkpoint()}
 }
 
-type FallbackInterruptAnswer = {type: 'continue' | 'quit' | 'escalate'}
+type FallbackInterruptAnswer = {type: 'continue' | 'stop' | 'escalate'}

@@ -42,7 +42,7 @@ export type TurnInterruptAction =
   | {type: 'escalate'}
 
 /** A press outside any turn phase (finishing up, any gap of a query once its router exists). */
-export type FallbackInterruptAction = {type: 'continue'} | {type: 'quit'} | {type: 'escalate'}
+export type FallbackInterruptAction = {type: 'continue'} | {type: 'stop'} | {type: 'escalate'}
 
 export const TURN_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue turn'},
@@ -60,7 +60,8 @@ export const TOOL_PROMPT_MENU: SelectOption[] = [
 
 export const FALLBACK_MENU: SelectOption[] = [
   {key: 'c', description: 'Continue'},
-  {key: 'q', description: 'Quit gracefully'},
+  // `s`, not `q`: `q` queues a reply in every other menu (one meaning per key, SPEC §19).
+  {key: 's', description: 'Stop (nothing was sent, exit)'},
 ]
 
 /** A menu's reply: non-blank text, a blank submit, or backed out of (`reason` 'interrupted': with Ctrl+C). */
@@ -328,7 +329,7 @@ export class InterruptHandler {
   async handleFallbackInterrupt(): Promise<FallbackInterruptAction> {
     const choice = await this.menu(FALLBACK_MENU)
     if ('escalate' in choice) return {type: 'escalate'}
-    return choice.key === 'q' ? {type: 'quit'} : {type: 'continue'}
+    return choice.key === 's' ? {type: 'stop'} : {type: 'continue'}
   }
 
   /**

@@ -20,8 +20,9 @@ import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {TerminalLine} from '../terminal/line.js'
-import {onPromptClaim, onPromptRelease, openPrompt, writeAbovePrompt} from '../terminal/owner.js'
+import {onPromptClaim, onPromptRelease, openPrompt, showFooter, shownFooter, writeAbovePrompt} from '../terminal/owner.js'
 import {openTtyWriteStream} from '../terminal/tty.js'
+import {QueueLine} from './queue-line.js'
 import {StatusLine, type StatusText} from './status-line.js'
 import {sanitizeUntrusted, untrustedJson} from '../text/untrusted.js'
 
@@ -154,7 +155,7 @@ class Channel {
     if (this.pending.length === 0 || this.closed) return
     const data = this.pending
     this.pending = ''
-    if (this.line && openPrompt()) {
+    if (this.line && (openPrompt() ?? shownFooter())) {
       // A prompt is open on this terminal: print above it, never into it,
       // continuing the unfinished line (on the terminal only: piped output
       // never reaches this branch).
@@ -566,6 +567,33 @@ export class Printer {
     this.err.flush()
   }
 
+  private queueLine: {line: QueueLine; hide: () => void} | undefined
+
+  /**
+   * The queued reply's line at the bottom of the terminal (SPEC §19):
+   * `⧗ queued: FIRST LINE · q to edit` while `text` is queued; undefined
+   * takes it away. Nothing without a terminal.
+   */
+  showQueued(text: string | undefined): void {
+    if (text === undefined) {
+      const shown = this.queueLine
+      this.queueLine = undefined
+      if (shown) {
+        this.flushSync()
+        shown.hide()
+      }
+      return
+    }
+    const clean = sanitizeUntrusted(text, {multiline: true})
+    if (this.queueLine) return this.queueLine.line.update(clean)
+    const tty = this.promptWriter()
+    if (!tty || this.closed) return
+    // What is pending lands first, where the line stands.
+    this.flushSync()
+    const line = new QueueLine(clean, {write: (data) => void tty.write(data), columns: () => (tty as {columns?: number}).columns, color: this.color})
+    this.queueLine = {line, hide: showFooter(line)}
+  }
+
   /** Whether stderr (chrome) is a terminal: the one prompts draw on, in practice. */
   get stderrIsTTY(): boolean {
     return this.sanitizeErr
@@ -608,6 +636,8 @@ export class Printer {
 
   /** Closes the prompt writer if it was opened. */
   close(): void {
+    // The queued reply's line goes first: what is still to print lands where it stood.
+    this.showQueued(undefined)
     this.closed = true
     this.status?.stop()
     this.flushSync()

@@ -7,7 +7,7 @@
 // terminal. It never wraps: a line wider than the terminal would leave a
 // copy on every tick. A write ends it; whoever waits again starts a new one.
 import {onTerminalBorrow} from '../terminal/borrow.js'
-import {onPromptClaim, openPrompt} from '../terminal/owner.js'
+import {onPromptClaim, openPrompt, shownFooter} from '../terminal/owner.js'
 import {InPlaceLine} from '../terminal/in-place-line.js'
 import {terminalGone} from '../terminal/gone.js'
 
@@ -51,6 +51,8 @@ export class StatusLine {
   private started = 0
   private timer: NodeJS.Timeout | undefined
   private visible = false
+  /** Drawn by the footer (the queued reply's line), on the row above it. */
+  private inFooter = false
   private unsubscribe: (() => void) | undefined
   /** Children (editors) that have the terminal now. */
   private lent = 0
@@ -115,12 +117,22 @@ export class StatusLine {
     if (this.label === undefined || this.lent > 0 || openPrompt() || terminalGone()) return
     const elapsed = this.now() - this.started
     const text = typeof this.label === 'string' ? statusText(this.label, elapsed, this.suffix?.(elapsed) ?? '') : this.label(elapsed)
+    const footer = shownFooter()
+    if (footer?.setStatus) {
+      footer.setStatus(text)
+      this.inFooter = true
+      return
+    }
     const columns = this.options.columns?.()
     this.line!.show(columns ? clipToCells(text, columns - 1) : text)
     this.visible = true
   }
 
   private erase(): void {
+    if (this.inFooter) {
+      this.inFooter = false
+      shownFooter()?.setStatus?.(undefined)
+    }
     if (!this.visible) return
     this.visible = false
     this.line!.erase()

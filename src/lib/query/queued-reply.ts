@@ -19,6 +19,8 @@ export class QueuedReplyDraft implements ReplySlot {
   private queued: string | undefined
   /** The queued reply being sent as the run's current turn (the draft keeps it until that turn ends well). */
   private sending: string | undefined
+  /** Told what is queued whenever that changes (undefined: nothing): the queued reply's line follows it. */
+  onChange: ((text: string | undefined) => void) | undefined
 
   /**
    * `kept`: query text already in the draft that is not this run's query (a
@@ -41,13 +43,27 @@ export class QueuedReplyDraft implements ReplySlot {
   }
 
   async set(text: string): Promise<void> {
-    await this.write(text)
+    const before = this.queued
     this.queued = text
+    try {
+      await this.write(() => this.queued)
+    } catch (error) {
+      if (this.queued === text) this.queued = before
+      throw error
+    }
+    this.onChange?.(text)
   }
 
   async clear(): Promise<void> {
-    await this.write(undefined)
+    const before = this.queued
     this.queued = undefined
+    try {
+      await this.write(() => this.queued)
+    } catch (error) {
+      if (this.queued === undefined) this.queued = before
+      throw error
+    }
+    this.onChange?.(undefined)
   }
 
   /** The queued reply is sent as the next turn: the slot is empty again, the draft keeps the text until that turn ends well. */
@@ -56,14 +72,36 @@ export class QueuedReplyDraft implements ReplySlot {
     if (text === undefined) throw new Error('no queued reply to send')
     this.queued = undefined
     this.sending = text
+    this.onChange?.(undefined)
     return text
+  }
+
+  /**
+   * Next-step delivery (SPEC §19): the queued reply leaves the slot at once
+   * (so nothing sends it twice); the draft keeps it until `delivered`.
+   */
+  takeForStep(): string | undefined {
+    const text = this.queued
+    this.queued = undefined
+    if (text !== undefined) this.onChange?.(undefined)
+    return text
+  }
+
+  /** The reply taken for a step is stored in the conversation: the draft keeps only what is still queued (or being sent). */
+  async delivered(): Promise<void> {
+    await this.write(() => this.queued ?? this.sending)
+  }
+
+  /** A reply delivered at a step whose turn was discarded (`a`): kept in the draft, in front of what is queued. */
+  async restore(text: string): Promise<void> {
+    await this.keepUnsent(text)
   }
 
   /** The run is over and the last turn, a sent queued reply, ended well: the draft no longer holds it. */
   async sent(): Promise<void> {
     if (this.sending === undefined || this.queued !== undefined) return
     this.sending = undefined
-    await this.write(undefined)
+    await this.write(() => this.queued)
   }
 
   /** Whether the run's last turn was a queued reply (its draft is this slot's). */
@@ -79,11 +117,24 @@ export class QueuedReplyDraft implements ReplySlot {
     const unsent = text.trim()
     if (unsent === '' || unsent === this.sending?.trim()) return
     this.kept = join(this.kept, unsent)
-    await this.write(this.queued ?? this.sending)
+    await this.write(() => this.queued ?? this.sending)
   }
 
-  /** Writes the draft, atomically: what is kept, then `text`, the TOML block as it was; removed when there is no text. */
-  private async write(text: string | undefined): Promise<void> {
+  /** The writes, one at a time: two at once could leave the older state on disk last. */
+  private writing: Promise<void> = Promise.resolve()
+
+  /**
+   * Writes the draft, atomically: what is kept, then the text (`text()`,
+   * read when this write's turn comes, so the file ends as the slot is), the
+   * TOML block as it was; removed when there is no text.
+   */
+  private write(text: () => string | undefined): Promise<void> {
+    const run = this.writing.then(() => this.writeNow(text()))
+    this.writing = run.catch(() => {})
+    return run
+  }
+
+  private async writeNow(text: string | undefined): Promise<void> {
     const query = join(this.kept, text)
     if (query === undefined) {
       await rm(this.path, {force: true})

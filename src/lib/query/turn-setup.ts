@@ -170,6 +170,8 @@ async function turnQueue(
   const [{TypeToQueue}, {queueCountdown}] = await Promise.all([import('../interrupt/type-to-queue.js'), import('../interrupt/queue-countdown.js')])
   const {router, keyReader, interrupts, queued} = parts
   const {config, printer} = opts
+  // The queued reply's line follows the slot (SPEC §19).
+  queued.onChange = (text) => printer.showQueued(text)
   const typing =
     keyReader && config.interrupt.type_to_queue ? new TypeToQueue({keys: keyReader, router, openPrompt: () => interrupts.handleTypedQueue()}) : undefined
   return {
@@ -177,8 +179,16 @@ async function turnQueue(
     take: () => queued.take(),
     armTyping: (canOpen) => typing?.arm(canOpen) ?? (() => {}),
     idle: () => typing?.idle() ?? Promise.resolve(),
-    countdown: () =>
-      queueCountdown({seconds: config.interrupt.queue_countdown_secs, status: (text) => printer.startStatus(text), keys: keyReader, router}),
+    composing: () => typing?.isOpen ?? false,
+    countdown: () => {
+      // The reply is on the screen (`> …`) above the countdown: its line has said what it had to.
+      printer.showQueued(undefined)
+      return queueCountdown({seconds: config.interrupt.queue_countdown_secs, status: (text) => printer.startStatus(text), keys: keyReader, router})
+    },
+    delivery: config.interrupt.queue_delivery,
+    takeForStep: () => queued.takeForStep(),
+    delivered: () => queued.delivered(),
+    restore: (text) => queued.restore(text),
   }
 }
 

@@ -12,6 +12,11 @@
 // render, release on settle). The printer is the main writer; anything else
 // that must print while a prompt may be open calls writeAbovePrompt itself.
 //
+// Below the answer, when no prompt is open, the owner may keep one footer
+// (the queued reply's line, SPEC §19): a picture at the bottom that text is
+// printed above, exactly as above a prompt; it steps aside while a prompt
+// is open and comes back when the last one is gone.
+//
 // On globalThis: oclif can load this module twice (src and dist).
 
 export interface OpenPrompt {
@@ -40,8 +45,19 @@ export interface PromptRelease {
   erased: boolean
 }
 
+/** A picture kept at the bottom while no prompt is open (the queued reply's line). */
+export interface Footer {
+  /** Erases the picture and leaves the cursor at column 0 of its first row. */
+  clear(): void
+  /** Draws the picture from the cursor (column 0 of a fresh row). */
+  redraw(): void
+  /** The status line's text (`⏱ …`) to show above the footer's own row; undefined: none. */
+  setStatus?(text: string | undefined): void
+}
+
 interface Owner {
   stack: OpenPrompt[]
+  footer?: Footer
   /**
    * Told just before a prompt takes the screen (the status line erases
    * itself; the printer moves an unfinished line's cursor to a fresh row).
@@ -68,15 +84,55 @@ function owner(): Owner {
  */
 export function claimPromptArea(prompt: OpenPrompt): (release?: PromptRelease) => void {
   const o = owner()
-  // Only the first claim takes the screen from the other writers.
-  if (o.stack.length === 0) for (const listener of [...o.claimListeners]) listener()
+  // Only the first claim takes the screen from the other writers (the footer steps aside first: the prompt draws where it was).
+  if (o.stack.length === 0) {
+    o.footer?.clear()
+    for (const listener of [...o.claimListeners]) listener()
+  }
   o.stack.push(prompt)
   return (release = {erased: false}) => {
     const i = o.stack.lastIndexOf(prompt)
     if (i < 0) return
     o.stack.splice(i, 1)
-    if (o.stack.length === 0) for (const listener of [...o.releaseListeners]) listener(release)
+    if (o.stack.length > 0) return
+    for (const listener of [...o.releaseListeners]) listener(release)
+    if (o.footer) takeBottom(o, o.footer)
   }
+}
+
+/**
+ * Shows `footer` at the bottom until the returned function takes it away
+ * (drawn now unless a prompt is open; then when the last prompt is gone).
+ * One footer at a time: a new one replaces the old.
+ */
+export function showFooter(footer: Footer): () => void {
+  const o = owner()
+  if (o.footer) hideFooter(o)
+  o.footer = footer
+  if (o.stack.length === 0) takeBottom(o, footer)
+  return () => {
+    if (o.footer === footer) hideFooter(o)
+  }
+}
+
+/** The footer shown now, when no prompt hides it. */
+export function shownFooter(): Footer | undefined {
+  const o = owner()
+  return o.stack.length === 0 ? o.footer : undefined
+}
+
+/** The footer takes the bottom: the other writers make room as for a prompt (an unfinished line lifts), then it draws. */
+function takeBottom(o: Owner, footer: Footer): void {
+  for (const listener of [...o.claimListeners]) listener()
+  footer.redraw()
+}
+
+function hideFooter(o: Owner): void {
+  const footer = o.footer
+  o.footer = undefined
+  if (!footer || o.stack.length > 0) return
+  footer.clear()
+  for (const listener of [...o.releaseListeners]) listener({erased: true})
 }
 
 /** Calls `listener` whenever the last open prompt gives the screen back; returns the unsubscribe. */
@@ -96,6 +152,17 @@ export function onPromptClaim(listener: () => void): () => void {
 /** Every open prompt leaves the screen tidy (newest first): the process is exiting under them. */
 export function leaveOpenPrompts(): void {
   const o = owner()
+  if (o.footer) {
+    const footer = o.footer
+    o.footer = undefined
+    if (o.stack.length === 0) {
+      try {
+        footer.clear()
+      } catch {
+        // exit paths are best effort
+      }
+    }
+  }
   for (const prompt of o.stack.splice(0).reverse()) {
     try {
       prompt.leave?.()
@@ -117,7 +184,7 @@ export function openPrompt(): OpenPrompt | undefined {
  * `write` must end its output with a newline.
  */
 export function writeAbovePrompt(write: () => void): void {
-  const prompt = openPrompt()
+  const prompt = openPrompt() ?? shownFooter()
   if (!prompt) {
     write()
     return

@@ -4,7 +4,7 @@
 // every event of the turn in the conversation as it goes, so an interrupted,
 // failed or killed turn keeps what it had.
 import type {ToolConfig} from '../config/types.js'
-import {event, userQueries, type ConversationEvent} from '../conversation/events.js'
+import {event, userQueries, type ConversationEvent, type QueuedDelivery} from '../conversation/events.js'
 import {MenuGate} from '../interrupt/gate.js'
 import type {InterruptHandler, StreamingInterruptAction, TurnInterruptAction} from '../interrupt/handler.js'
 import type {SignalRouter} from '../interrupt/signals.js'
@@ -104,6 +104,20 @@ export interface TurnQueue {
   idle(): Promise<void>
   /** The countdown before sending: `send` (run out, Enter), `keep` (Ctrl+C) or `shutdown`. */
   countdown(): Promise<'send' | 'keep' | 'shutdown'>
+  /** Whether a `Queue:` prompt is open now (the slot is being edited: not taken from under it). */
+  composing?(): boolean
+  /** `interrupt.queue_delivery` (SPEC §19); undefined: `turn_end`. */
+  delivery?: QueuedDelivery
+  /**
+   * Next-step delivery: what is queued leaves the slot now (undefined:
+   * nothing); the draft keeps it until `delivered` (the message is stored
+   * by then), so a crash in between loses nothing.
+   */
+  takeForStep?(): string | undefined
+  /** The reply taken by `takeForStep` is in the stored conversation: the draft lets go of it. */
+  delivered?(): Promise<void>
+  /** A delivered reply whose turn was discarded (`a`): the draft holds it again. */
+  restore?(text: string): Promise<void>
 }
 
 /** A run's outcome: its last turn's, with that turn's query and how many turns ran. `kept`: Ctrl+C at the countdown. */
@@ -120,7 +134,7 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
   let text = query
   for (let turns = 1; ; turns++) {
     // The query's attachments go with the query only.
-    const outcome = await runTurn(text, deps)
+    const outcome = await runTurn(text, deps, turns === 1 ? undefined : 'turn_end')
     deps = {...deps, attachments: undefined}
     const queue = deps.queue
     if (outcome.type !== 'done' || !queue) return {...outcome, query: text, turns}
@@ -135,7 +149,7 @@ export async function runTurns(query: string, deps: TurnDeps): Promise<RunOutcom
     if (end === 'shutdown') return {type: 'shutdown', query: text, turns}
     if (end === 'keep') return {type: 'done', query: text, turns, kept: true}
     text = queue.take()
-    deps.printer.event({type: 'queued_reply', text})
+    deps.printer.event({type: 'queued_reply', delivered: 'turn_end', text})
     // The queued reply's mentions go with it, as the query's attachments went with the query.
     const attachments = await mentionedFiles(deps, text)
     deps = {...deps, attachments}
@@ -171,13 +185,14 @@ interface StreamResult {
   shutdown: boolean
 }
 
-export async function runTurn(query: string, deps: TurnDeps): Promise<TurnOutcome> {
+/** One turn; `queued`: its query is a queued reply sent after the last turn. */
+export async function runTurn(query: string, deps: TurnDeps, queued?: QueuedDelivery): Promise<TurnOutcome> {
   // The turn scope: a Ctrl+C between phases (no stream, no tool running)
   // opens the turn menu; the loop waits for its answer at the next gap.
   const gate = deps.interactive ? new MenuGate(() => deps.interactive!.interrupts.handleTurnInterrupt()) : undefined
   const pop = gate ? deps.router?.push(() => gate.interrupt()) : undefined
   try {
-    return await turnLoop(query, deps, gate)
+    return await turnLoop(query, deps, gate, queued)
   } finally {
     pop?.()
   }
@@ -233,11 +248,13 @@ async function mentionedFiles(deps: TurnDeps, text: string): Promise<ReadonlyArr
   }
 }
 
-async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined): Promise<TurnOutcome> {
+async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterruptAction> | undefined, queued?: QueuedDelivery): Promise<TurnOutcome> {
   const turnStart = deps.events.length
-  deps.events.push(event.turnStart(), event.chatRequest(query), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
+  deps.events.push(event.turnStart(), event.chatRequest(query, queued), ...(deps.attachments ?? []).map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   const decisions = new TurnToolDecisions()
+  // The last step's tool calls were answered: the next request carries their results.
+  let afterTools = false
 
   for (let step = 0; step < MAX_STEPS; step++) {
     const gap = await atGap(gate)
@@ -249,6 +266,8 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     // A graceful shutdown (SIGTERM, SIGHUP, a second Ctrl+C) that began
     // during the last phase sends nothing more to the model.
     if (deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
+    if (afterTools) await deliverAtStep(deps)
+    afterTools = false
     await deps.completeEvents?.()
     const step = await withMoreTools(deps)
     const result = await streamResponse(step)
@@ -257,8 +276,9 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     const decision = result.decision
 
     if (decision?.type === 'abort') {
-      deps.events.splice(turnStart)
+      const discarded = deps.events.splice(turnStart)
       await deps.persist()
+      await restoreSteered(deps, discarded)
       deps.printer.notice('Aborted: the turn was discarded.')
       return {type: 'aborted'}
     }
@@ -320,10 +340,39 @@ async function turnLoop(query: string, deps: TurnDeps, gate: MenuGate<TurnInterr
     if (outcome === 'shutdown' || deps.router?.shutdownSignal.aborted) return {type: 'shutdown'}
     if (outcome === 'stop') return {type: 'stopped'}
     if (typeof outcome === 'object') await addReply(deps, outcome.reply, outcome.fromEditor)
+    afterTools = true
   }
 
   deps.printer.warn(`Stopped after ${MAX_STEPS} model requests in one turn.`)
   return {type: 'stopped'}
+}
+
+/**
+ * Next-step delivery (SPEC §19): a reply queued while the model worked goes
+ * with the request that carries the tool results, after them. Only here, at
+ * the gap before a request: no tool prompt is open (the tools are answered).
+ * A `Queue:` prompt still open is not waited for (the loop goes on while the
+ * user writes): what it edits stays in the slot for a later step or the
+ * turn's end, never taken from under it — which would send it twice. Stored
+ * before the draft lets go of it: exactly once, never lost.
+ */
+async function deliverAtStep(deps: TurnDeps): Promise<void> {
+  const queue = deps.queue
+  if (queue?.delivery !== 'next_step' || !queue.takeForStep || queue.composing?.()) return
+  const text = queue.takeForStep()
+  if (text === undefined) return
+  deps.events.push(event.chatRequest(text, 'next_step'))
+  await deps.persist()
+  await queue.delivered?.()
+  deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
+  deps.printer.event({type: 'queued_reply', delivered: 'next_step', text})
+}
+
+/** The turn was discarded (`a`): replies delivered at a step in it are queued text again, kept as the draft. */
+async function restoreSteered(deps: TurnDeps, discarded: readonly ConversationEvent[]): Promise<void> {
+  for (const e of discarded) {
+    if (e.type === 'chat_request' && e.queued === 'next_step') await deps.queue?.restore?.(String(e.content))
+  }
 }
 
 /** The outcome of a failed response; a turn the model never answered at all is taken back. */
