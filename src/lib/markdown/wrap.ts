@@ -8,13 +8,18 @@ import stringWidth from 'string-width'
 
 import {paint, PLAIN, type Style} from './style.js'
 
+// Built on first use, not at load (the first Intl.Segmenter of a process
+// loads ICU data). Not text/graphemes.ts: markdown/ imports nothing from
+// src/lib (docs/architecture.md).
+let graphemes: Intl.Segmenter | undefined
+const segmenter = (): Intl.Segmenter => (graphemes ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'}))
+
 /**
  * One cell a UTF-16 unit, measured without string-width: printable ASCII,
  * Latin-1 to the spacing modifiers, the visible general punctuation (dashes,
  * quotes, bullets; not the zero-width ones) and box drawing. The common case.
  */
 const ASCII = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u257f]*$/
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
 /** Terminal cells of `text` (no control characters in it). */
 export function cells(text: string): number {
@@ -50,7 +55,7 @@ export function hardSplit(text: string, width: number, firstWidth = width): stri
   let cur = ''
   let w = 0
   let limit = Math.max(1, firstWidth)
-  for (const {segment} of segmenter.segment(text)) {
+  for (const {segment} of segmenter().segment(text)) {
     const g = cells(segment)
     if (w + g > limit && cur !== '') {
       out.push(cur)
