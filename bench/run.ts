@@ -1,14 +1,29 @@
 // `npm run bench`: runs every benchmark in its own process (so one bench's
 // heap and JIT state cannot colour another's) and prints one table of ratios
 // against the baselines each measured in the same run, targets beside them.
+// The benches are found, not listed: every bench/*.ts but this file and
+// HELPERS, so a new bench cannot be left out (test/bench/run.test.ts checks
+// each prints a BENCH_ROWS line). `npm run bench -- startup ttft` runs those
+// whose names start so; `--list` prints the files and runs nothing.
 import {spawnSync} from 'node:child_process'
+import {readdirSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {formatTable, type BenchRow} from './lib/report.js'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const BENCHES = ['startup.ts', 'startup-breakdown.ts', 'ttft.ts', 'keystroke.ts', 'streaming.ts', 'history.ts', 'text-stream.ts', 'big-stdin.ts', 'interrupt.ts', 'queue.ts', 'editor.ts', 'markdown.ts', 'markdown-pathological.ts', 'mcp-prompt.ts', 'mentions.ts', 'conversations.ts']
-const only = process.argv.slice(2)
+/** bench/*.ts files that are not benches (shared code belongs in bench/lib; list here any that cannot move). */
+const HELPERS = new Set(['run.ts', 'steer-fuzz.ts'])
+/** Run first: the start-up figures are the most sensitive to a machine the other benches have warmed or loaded. */
+const FIRST = ['startup.ts', 'startup-breakdown.ts', 'ttft.ts']
+const found = readdirSync(HERE).filter((f) => f.endsWith('.ts') && !HELPERS.has(f))
+const BENCHES = [...FIRST.filter((f) => found.includes(f)), ...found.filter((f) => !FIRST.includes(f)).sort()]
+const listOnly = process.argv.includes('--list')
+const only = process.argv.slice(2).filter((a) => a !== '--list')
+if (listOnly) {
+  for (const f of BENCHES) console.log(f)
+  process.exit(0)
+}
 
 const rows: BenchRow[] = []
 const failures: string[] = []

@@ -18,6 +18,12 @@ export function wrappedModules(): string[] {
   return [...text.matchAll(/^\s*"([^"]+)"\((?:exports, module)?\) \{$/gm)].map((m) => m[1])
 }
 
+interface CoverageRange {
+  startOffset: number
+  endOffset: number
+  count: number
+}
+
 export interface Coverage {
   /** Every script V8 saw (file URLs, node: internals). */
   urls: string[]
@@ -25,6 +31,40 @@ export interface Coverage {
   ran: Set<string>
   /** Whether the bundle was loaded at all (bin/run.js answers --version and the root help without it). */
   bundleRan: boolean
+  /** Whether the bundle's code at this character offset ran (the innermost covered range's count). */
+  ranAt: (offset: number) => boolean
+}
+
+/**
+ * How far V8's offsets run ahead of the bundle's text: bin/load.js compiles the
+ * bundle inside a CommonJS wrapper. Found from a named function the text
+ * declares once (its range starts at the `function` keyword).
+ */
+function wrapperShift(functions: {functionName: string; ranges: CoverageRange[]}[]): number {
+  const text = readFileSync(BUNDLE, 'utf8')
+  const votes = new Map<number, number>()
+  for (const f of functions) {
+    if (!/^[A-Za-z_$][\w$]{5,}$/.test(f.functionName)) continue
+    const at = text.indexOf(`function ${f.functionName}(`)
+    if (at < 0 || text.indexOf(`function ${f.functionName}(`, at + 1) >= 0) continue
+    const shift = f.ranges[0].startOffset - at
+    votes.set(shift, (votes.get(shift) ?? 0) + 1)
+  }
+  // The most common difference (an `async function` starts a few characters earlier).
+  const best = [...votes].sort((a, b) => b[1] - a[1])[0]
+  if (!best) throw new Error('no named function to line coverage offsets up with the bundle text')
+  return best[0]
+}
+
+/** Where in the bundle `re` matches, with the module wrapper each match lies in. */
+export function bundleSites(re: RegExp): {offset: number; module: string}[] {
+  const text = readFileSync(BUNDLE, 'utf8')
+  // esbuild heads each module's code with a `// path` comment.
+  const heads = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)]
+  return [...text.matchAll(new RegExp(re.source, 'g'))].map((m) => ({
+    offset: m.index,
+    module: heads.findLast((h) => h.index < m.index)?.[1] ?? '(top level)',
+  }))
 }
 
 /** Coverage of `jp ARGS`; `expectBundle: false` lets a run that never loads the bundle through. */
@@ -35,9 +75,9 @@ export function coverageOf(args: string[], opts: {env?: NodeJS.ProcessEnv; expec
     mkdirSync(dir)
     const r = spawnSync(process.execPath, [BIN, ...args], {cwd: sb.cwd, env: {...sb.env, ...opts.env, NODE_V8_COVERAGE: dir}, encoding: 'utf8'})
     expect(r.status, r.stderr).to.equal(0)
-    const {urls, ran, bundleRan} = coverageIn(dir)
-    if (opts.expectBundle !== false) expect(bundleRan, 'the bundle ran').to.equal(true)
-    return {urls, ran, bundleRan}
+    const coverage = coverageIn(dir)
+    if (opts.expectBundle !== false) expect(coverage.bundleRan, 'the bundle ran').to.equal(true)
+    return coverage
   } finally {
     sb.cleanup()
   }
@@ -46,9 +86,17 @@ export function coverageOf(args: string[], opts: {env?: NodeJS.ProcessEnv; expec
 /** What the NODE_V8_COVERAGE files in `dir` say ran. */
 export function coverageIn(dir: string): Coverage {
   const results = readdirSync(dir).flatMap(
-    (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as {result: {url: string; functions: {functionName: string; ranges: {count: number}[]}[]}[]}).result,
+    (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as {result: {url: string; functions: {functionName: string; ranges: CoverageRange[]}[]}[]}).result,
   )
   const bundle = results.find((s) => s.url === pathToFileURL(BUNDLE).href)
   const ran = new Set(bundle?.functions.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName) ?? [])
-  return {urls: results.map((s) => s.url), ran, bundleRan: bundle !== undefined}
+  const ranges = bundle?.functions.flatMap((f) => f.ranges) ?? []
+  const shift = bundle ? wrapperShift(bundle.functions) : 0
+  const ranAt = (offset: number) => {
+    // V8 nests block ranges inside their function's range: the narrowest one holding the offset has its count.
+    const holding = ranges.filter((r) => r.startOffset <= offset + shift && offset + shift < r.endOffset)
+    const inner = holding.sort((a, b) => a.endOffset - a.startOffset - (b.endOffset - b.startOffset))[0]
+    return inner !== undefined && inner.count > 0
+  }
+  return {urls: results.map((s) => s.url), ran, bundleRan: bundle !== undefined, ranAt}
 }

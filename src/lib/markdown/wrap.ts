@@ -9,6 +9,12 @@ import stringWidth from 'string-width'
 import {FORMAT_CHARS, placeholder} from './format-chars.js'
 import {paint, PLAIN, type Style} from './style.js'
 
+// Built on first use, not at load (the first Intl.Segmenter of a process
+// loads ICU data). Not text/graphemes.ts: markdown/ imports nothing from
+// src/lib (docs/architecture.md).
+let graphemes: Intl.Segmenter | undefined
+const segmenter = (): Intl.Segmenter => (graphemes ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'}))
+
 /**
  * One cell a UTF-16 unit, measured without string-width: printable ASCII,
  * Latin-1 to the spacing modifiers, the visible general punctuation (dashes,
@@ -17,7 +23,6 @@ import {paint, PLAIN, type Style} from './style.js'
 const ASCII = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u257f]*$/
 // (Not the soft hyphen U+00AD: a format character, shown as its placeholder.)
 const FORMAT_CHARS_ALL = new RegExp(FORMAT_CHARS.source, 'gu')
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
 /** Terminal cells of `text` (no control characters in it). */
 export function cells(text: string): number {
@@ -56,7 +61,7 @@ export function hardSplit(text: string, width: number, firstWidth = width): stri
   let cur = ''
   let w = 0
   let limit = Math.max(1, firstWidth)
-  for (const {segment} of segmenter.segment(text)) {
+  for (const {segment} of segmenter().segment(text)) {
     const g = cells(segment)
     if (w + g > limit && cur !== '') {
       out.push(cur)

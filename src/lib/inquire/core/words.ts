@@ -2,6 +2,7 @@
 // "alphanumeric" words (letters and digits; Alt+B/F/D/Backspace, Alt+U/L/C)
 // and "whitespace" words (anything but whitespace; Ctrl+W). Vi adds its own
 // small-word classes (keyword characters vs punctuation) in `viClass`.
+import {graphemeSegmenter} from '../../text/graphemes.js'
 
 export interface Segment {
   /** UTF-16 offset of the grapheme. */
@@ -9,11 +10,10 @@ export interface Segment {
   segment: string
 }
 
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
 
 export function segments(text: string): Segment[] {
   const out: Segment[] = []
-  for (const {index, segment} of segmenter.segment(text)) out.push({index, segment})
+  for (const {index, segment} of graphemeSegmenter().segment(text)) out.push({index, segment})
   return out
 }
 
