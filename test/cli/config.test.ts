@@ -148,7 +148,7 @@ cmd = "vim"
       expect(await jp(['config', 'get', 'assistant.model.id'])).to.deep.include({exitCode: 1, stdout: '', stderr: 'Error: assistant.model.id is not set\n'})
       writeFileSync(wsFile, '[assistant.model]\nid = "openai/gpt-4o"\n')
       expect(await jp(['config', 'get', 'assistant.model.id'])).to.deep.include({exitCode: 0, stdout: 'openai/gpt-4o\n'})
-      expect((await jp(['config', 'get', 'editor.inline'])).stdout).to.equal('[editor.inline]\nedit_mode = "emacs"\n')
+      expect((await jp(['config', 'get', 'editor.inline'])).stdout).to.equal('[editor.inline]\nedit_mode = "emacs"\ncomplete_mentions = "tab"\n')
       expect(await jp(['config', 'get', 'editor.cmd'])).to.deep.include({exitCode: 1, stdout: '', stderr: 'Error: editor.cmd is not set\n'})
     })
   })

@@ -237,7 +237,7 @@ export async function runRound(round: Round): Promise<RoundResult> {
 
 /** The queued replies stored in `events`, in order. */
 function stored(events: readonly ConversationEvent[]): Array<{text: string; queued: string}> {
-  return events.flatMap((e) => (e.type === 'chat_request' && e.queued !== undefined ? [{text: String(e.content), queued: e.queued}] : []))
+  return events.flatMap((e) => (e.type === 'chat_request' && e.queued !== undefined ? [{text: String(e.content), queued: String(e.queued)}] : []))
 }
 
 /** Never lost: what the slot holds is in the draft file, at any moment a crash could freeze. */

@@ -61,7 +61,7 @@ async function sdkMessages(wire: Wire, before: Msg[]): Promise<string> {
     switch (wire) {
       case 'openai': {
         const client = new OpenAI({apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0})
-        const messages = [...before, {role: 'user', content: STEER}] as OpenAI.ChatCompletionMessageParam[]
+        const messages = [...before, {role: 'user', content: STEER}] as unknown as OpenAI.ChatCompletionMessageParam[]
         const stream = await client.chat.completions.create({model: 'm', messages, stream: true})
         for await (const _ of stream) void _
         break
@@ -69,14 +69,14 @@ async function sdkMessages(wire: Wire, before: Msg[]): Promise<string> {
       case 'anthropic': {
         // The tool results' user turn takes the text block after them.
         const last = before.at(-1) as {role: 'user'; content: Anthropic.ToolResultBlockParam[]}
-        const messages = [...before.slice(0, -1), {role: 'user', content: [...last.content, {type: 'text', text: STEER}]}] as Anthropic.MessageParam[]
+        const messages = [...before.slice(0, -1), {role: 'user', content: [...last.content, {type: 'text', text: STEER}]}] as unknown as Anthropic.MessageParam[]
         const client = new Anthropic({apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0})
         await client.messages.stream({model: 'm', max_tokens: 1024, messages}).finalMessage()
         break
       }
       case 'ollama': {
         const client = new Ollama({host: server.url})
-        const messages = [...before, {role: 'user', content: STEER}] as Parameters<Ollama['chat']>[0]['messages']
+        const messages = [...before, {role: 'user', content: STEER}] as unknown as Parameters<Ollama['chat']>[0]['messages']
         for await (const _ of await client.chat({model: 'm', messages, stream: true})) void _
         break
       }
