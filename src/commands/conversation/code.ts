@@ -22,15 +22,7 @@ export default class ConversationCode extends JpCommand {
     // `jp c code 2`: a lone number is the block, not a conversation.
     const [idArg, nArg] = args.n === undefined && args.id !== undefined && /^\d+$/.test(args.id) ? [undefined, args.id] : [args.id, args.n]
     if (nArg !== undefined && !/^[1-9]\d*$/.test(nArg)) failUsage(new UsageError(`N must be a number from 1, not "${nArg}"`, 'conversation code'))
-    const store = await this.store()
-    const id = idArg ?? (await store.activeId())
-    if (!id) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
-    let conv
-    try {
-      conv = await store.load(id)
-    } catch (e) {
-      this.fail(e)
-    }
+    const conv = await this.loadConversationOrActive(idArg)
     const {lastAnswer} = await import('../../lib/conversation/last-answer.js')
     const {codeBlocks} = await import('../../lib/markdown/code-blocks.js')
     const blocks = lastAnswer(conv.events).flatMap((text) => codeBlocks(text))
@@ -43,13 +35,13 @@ export default class ConversationCode extends JpCommand {
       process.stdout.write(blocks.map((b, k) => (process.stdout.isTTY ? sanitizeUntrusted(line(b, k)) : line(b, k)) + '\n').join(''))
       return
     }
-    if (blocks.length === 0) this.fail(`the last answer of ${sanitizeUntrusted(id)} has no code block`)
+    if (blocks.length === 0) this.fail(`the last answer of ${sanitizeUntrusted(conv.id)} has no code block`)
     if (flags.all) {
       process.stdout.write(clean(blocks.map((b) => b.text).join('\n')))
       return
     }
     const n = nArg === undefined ? blocks.length : Number(nArg)
-    if (n > blocks.length) this.fail(`no code block ${n} in the last answer of ${sanitizeUntrusted(id)} (it has ${blocks.length}; see jp conversation code --list)`)
+    if (n > blocks.length) this.fail(`no code block ${n} in the last answer of ${sanitizeUntrusted(conv.id)} (it has ${blocks.length}; see jp conversation code --list)`)
     process.stdout.write(clean(blocks[n - 1].text))
   }
 }

@@ -15,15 +15,7 @@ Redirect it to keep it: 'jp conversation export > chat.md'.`
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(ConversationExport)
-    const store = await this.store()
-    const id = args.id ?? (await store.activeId())
-    if (!id) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
-    let conv
-    try {
-      conv = await store.load(id)
-    } catch (e) {
-      this.fail(e)
-    }
+    const conv = await this.loadConversationOrActive(args.id)
     const {conversationMarkdown} = await import('../../lib/conversation/export.js')
     const text = flags.format === 'json' ? JSON.stringify(conv.events, null, 2) + '\n' : conversationMarkdown(conv)
     // A file or a pipe gets the stored text byte for byte; a terminal never gets its control sequences.

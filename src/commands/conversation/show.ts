@@ -11,22 +11,14 @@ export default class ConversationShow extends JpCommand {
 
   async run(): Promise<void> {
     const {args} = await this.parse(ConversationShow)
-    const store = await this.store()
-    const id = args.id ?? (await store.activeId())
-    if (!id) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
-    let conv
-    try {
-      conv = await store.load(id)
-    } catch (e) {
-      this.fail(e)
-    }
+    const conv = await this.loadConversationOrActive(args.id)
     if (this.format() === 'json') {
       for (const e of conv.events) process.stdout.write(untrustedJson(e) + '\n')
       return
     }
     const tty = Boolean(process.stdout.isTTY)
     // On a terminal the answers render in the conversation's style, as `jp query` renders them.
-    const style = tty ? (await this.loadConfig({conversationId: id})).style : undefined
+    const style = tty ? (await this.loadConfig({conversationId: conv.id})).style : undefined
     const {renderTranscript} = await import('../../lib/conversation/transcript.js')
     process.stdout.write(await renderTranscript(conv, {tty, style, columns: process.stdout.columns}))
   }

@@ -155,6 +155,21 @@ export abstract class JpCommand extends Command {
     return existsSync(store.paths(id).dir) ? id : undefined
   }
 
+  /**
+   * The conversation `id` names, else the active one, loaded; a missing
+   * active conversation or a load error is the command's one-line failure.
+   */
+  protected async loadConversationOrActive(id: string | undefined): Promise<Awaited<ReturnType<ConversationStore['load']>>> {
+    const store = await this.store()
+    const chosen = id ?? (await store.activeId())
+    if (!chosen) this.fail("no active conversation; pass an ID (see 'jp conversation ls')")
+    try {
+      return await store.load(chosen)
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
   /** The merged config. With `conversationId`, that conversation's base config and deltas are a layer. */
   protected async loadConfig(opts: {conversationId?: string; onLayer?: (layer: PartialConfig) => void} = {}): Promise<Config> {
     const workspace = await this.workspace()
