@@ -20,7 +20,7 @@ import {SignalRouter} from '../../src/lib/interrupt/signals.js'
 import type {ChatRequest, Provider, StreamEvent} from '../../src/lib/llm/types.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {ToolPrompter} from '../../src/lib/tool/prompter.js'
-import {runTurn, type TurnDeps} from '../../src/lib/turn/turn-loop.js'
+import {runTurn, type ScreenPort, type StorePort, type ToolsPort, type TurnDeps} from '../../src/lib/turn/turn-loop.js'
 
 /**
  * Prompts that stay open until answered, or until the shutdown (or the
@@ -172,27 +172,40 @@ function toolPromptTurn(h: Harness, mode: ToolMode): void {
   }))
 }
 
-function turnDeps(h: Harness, over: Partial<TurnDeps>): TurnDeps {
+/** What a scope changes of the turn's ports. */
+interface TurnOver {
+  provider?: Provider
+  toolConfigs?: ToolsPort['configs']
+  runTool?: ToolsPort['run']
+  persist?: StorePort['persist']
+  interactive?: ScreenPort['interactive']
+}
+
+function turnDeps(h: Harness, over: TurnOver): TurnDeps {
   const sink = new PassThrough()
   sink.resume()
   const interrupts = handler(h)
   return {
-    provider: provider(async function* (signal) {
-      yield {type: 'text', text: 'done'}
-    }),
-    model: 'm',
-    tools: [],
-    toolConfigs: TOOLS,
-    enabledTools: new Set(['slow']),
-    explicitTools: new Set(),
-    runTool: async () => ({content: 'ok', isError: false}),
-    events: [],
-    persist: async () => {},
-    printer: new Printer({stdout: sink, stderr: sink, stdoutIsTTY: false, stderrIsTTY: false}),
-    router: h.router,
-    // `run = "unattended"` still passes through the prompter, which runs it.
-    interactive: {interrupts, prompter: {promptPermission: async (_name: string, args: unknown) => ({type: 'run', args, remember: false})} as unknown as ToolPrompter},
-    ...over,
+    request: {
+      provider: over.provider ?? provider(async function* (signal) {
+        yield {type: 'text', text: 'done'}
+      }),
+      model: 'm',
+    },
+    tools: {
+      definitions: [],
+      configs: over.toolConfigs ?? TOOLS,
+      enabled: new Set(['slow']),
+      explicit: new Set(),
+      run: over.runTool ?? (async () => ({content: 'ok', isError: false})),
+    },
+    store: {events: [], persist: over.persist ?? (async () => {})},
+    screen: {
+      printer: new Printer({stdout: sink, stderr: sink, stdoutIsTTY: false, stderrIsTTY: false}),
+      router: h.router,
+      // `run = "unattended"` still passes through the prompter, which runs it.
+      interactive: over.interactive ?? {interrupts, prompter: {promptPermission: async (_name: string, args: unknown) => ({type: 'run', args, remember: false})} as unknown as ToolPrompter},
+    },
   }
 }
 
@@ -265,7 +278,7 @@ const SCOPES: Scope[] = [
     name: 'anything else (the fallback menu)',
     menu: ['c', 's'],
     start: (h) => {
-      const interrupts = turnDeps(h, {}).interactive!.interrupts
+      const interrupts = turnDeps(h, {}).screen.interactive!.interrupts
       pushFallbackMenu({router: h.router, interrupts})
     },
   },

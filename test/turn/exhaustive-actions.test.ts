@@ -7,18 +7,18 @@
 import {expect} from 'chai'
 import {typeErrorsWith, type SourceEdit} from '../helpers/type-check.js'
 
-const ROOTS = ['src/lib/turn/turn-loop.ts', 'src/lib/interrupt/gate.ts', 'src/lib/interrupt/handler.ts', 'src/lib/tool/coordinator.ts', 'src/lib/tool/prompter.ts']
+const ROOTS = ['src/lib/turn/turn-loop.ts', 'src/lib/turn/menu-effect.ts', 'src/lib/interrupt/gate.ts', 'src/lib/interrupt/handler.ts', 'src/lib/tool/coordinator.ts', 'src/lib/tool/prompter.ts']
 
 const CASES: Array<{union: string; edit: SourceEdit; failsIn: string[]}> = [
   {
     union: 'StreamingInterruptAction (the streaming menu)',
     edit: {file: 'src/lib/interrupt/handler.ts', from: "  | {type: 'resume'}\n", to: "  | {type: 'resume'}\n  | {type: 'new-action'}\n"},
-    failsIn: ['src/lib/turn/turn-loop.ts'],
+    failsIn: ['src/lib/turn/menu-effect.ts'],
   },
   {
     union: 'TurnInterruptAction (the turn menu)',
     edit: {file: 'src/lib/interrupt/handler.ts', from: 'export type TurnInterruptAction =\n', to: "export type TurnInterruptAction =\n  | {type: 'new-action'}\n"},
-    failsIn: ['src/lib/turn/turn-loop.ts'],
+    failsIn: ['src/lib/turn/menu-effect.ts'],
   },
   {
     union: 'FallbackInterruptAction (the fallback menu)',

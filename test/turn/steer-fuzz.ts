@@ -196,27 +196,27 @@ export async function runRound(round: Round): Promise<RoundResult> {
   let outcome: RunOutcome | undefined
   try {
     outcome = await runTurns('go', {
-      provider,
-      model: 'm',
-      tools: [{name: 't', description: 't', parameters: {type: 'object', properties: {}}}],
-      toolConfigs: {t: {command: 't', run: round.ask ? 'ask' : 'unattended', result: round.askResult ? 'ask' : 'unattended'}},
-      enabledTools: new Set(['t']),
-      explicitTools: new Set(),
-      runTool: async (_call, _args, signal) => {
-        await ticks(round.toolTicks)
-        if (signal.aborted) return {content: 'cancelled', isError: true}
-        return {content: 'ok', isError: false}
+      request: {provider, model: 'm'},
+      tools: {
+        definitions: [{name: 't', description: 't', parameters: {type: 'object', properties: {}}}],
+        configs: {t: {command: 't', run: round.ask ? 'ask' : 'unattended', result: round.askResult ? 'ask' : 'unattended'}},
+        enabled: new Set(['t']),
+        explicit: new Set(),
+        run: async (_call, _args, signal) => {
+          await ticks(round.toolTicks)
+          if (signal.aborted) return {content: 'cancelled', isError: true}
+          return {content: 'ok', isError: false}
+        },
       },
-      events,
-      persist: async () => {
-        persisted.push(structuredClone(events))
-        // (A reply whose submit is still being written is not queued yet: its prompt has not closed.)
-        if (!composing) checkNotLost(persisted.at(-1)!, slot, draft(), fail, 'at a write')
+      store: {
+        events,
+        persist: async () => {
+          persisted.push(structuredClone(events))
+          // (A reply whose submit is still being written is not queued yet: its prompt has not closed.)
+          if (!composing) checkNotLost(persisted.at(-1)!, slot, draft(), fail, 'at a write')
+        },
       },
-      printer: quietPrinter(),
-      router,
-      interactive: {interrupts: interrupts as never, prompter},
-      queue,
+      screen: {printer: quietPrinter(), router, interactive: {interrupts: interrupts as never, prompter}, queue},
     })
   } catch (error) {
     fail(`the run threw: ${String(error)}`)

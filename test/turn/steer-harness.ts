@@ -1,12 +1,11 @@
 // Shared by the steering tests: a queued-reply slot in memory with the same
 // rules as the real one (query/queued-reply.ts) — `draft` mirrors what the
 // conversation's draft file would hold — and turn deps around a provider.
-import {PassThrough} from 'node:stream'
 import type {QueuedDelivery} from '../../src/lib/conversation/events.js'
 import type {Provider} from '../../src/lib/llm/types.js'
-import {Printer} from '../../src/lib/printer/printer.js'
-import type {ToolPrompter} from '../../src/lib/tool/prompter.js'
-import type {TurnDeps, TurnQueue} from '../../src/lib/turn/turn-loop.js'
+import type {ToolRunFn} from '../../src/lib/tool/coordinator.js'
+import type {TurnDeps, TurnQueue} from '../../src/lib/turn/ports.js'
+import {turnPorts} from '../helpers/turn-ports.js'
 
 export class MemoryQueue implements TurnQueue {
   queued: string | undefined
@@ -46,32 +45,9 @@ export class MemoryQueue implements TurnQueue {
   }
 }
 
-export function quietPrinter(format: 'text' | 'json' = 'text', out: PassThrough = new PassThrough()): Printer {
-  const err = new PassThrough()
-  err.resume()
-  if (out.listenerCount('data') === 0) out.resume()
-  return new Printer({stdout: out, stderr: err, stdoutIsTTY: false, stderrIsTTY: false, format})
-}
+export {quietPrinter} from '../helpers/turn-ports.js'
 
 /** Deps for a turn whose tool `t` runs unattended (through the prompter, which runs it). */
-export function steerDeps(over: Partial<TurnDeps> & {provider: Provider}): TurnDeps {
-  return {
-    model: 'm',
-    tools: [{name: 't', description: 'a tool', parameters: {type: 'object', properties: {}}}],
-    toolConfigs: {t: {command: 't', run: 'unattended', result: 'unattended'}},
-    enabledTools: new Set(['t']),
-    explicitTools: new Set(),
-    runTool: async () => ({content: 'ok', isError: false}),
-    events: [],
-    persist: async () => {},
-    printer: quietPrinter(),
-    interactive: {
-      interrupts: {} as never,
-      prompter: {
-        promptPermission: async (_name: string, args: unknown) => ({type: 'run', args, remember: false}),
-        reviewResult: async (_name: string, content: string) => ({deliver: true, content}),
-      } as unknown as ToolPrompter,
-    },
-    ...over,
-  }
+export function steerDeps(over: {provider: Provider; queue?: TurnQueue; runTool?: ToolRunFn}): TurnDeps {
+  return turnPorts(over.provider, {tools: over.runTool ? {run: over.runTool} : {}, screen: {queue: over.queue}})
 }

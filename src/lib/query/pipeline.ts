@@ -156,7 +156,7 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   })
   // The query's turn, and then each reply queued meanwhile (SPEC §18).
   const mentions = interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined
-  return settleTurn(runTurns(text.text, {...deps, attachments: [...attachments, ...mentioned], mentions}), {
+  return settleTurn(runTurns(text.text, {...deps, screen: {...deps.screen, mentions}, attachments: [...attachments, ...mentioned]}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,

@@ -13,10 +13,11 @@ import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import {withWireToolNames} from '../llm/wire-names.js'
 import type {Printer} from '../printer/printer.js'
 import {hasTty} from '../terminal/tty.js'
+import type {ToolRunFn} from '../tool/coordinator.js'
 import {runLocalTool} from '../tool/runner.js'
 import type {McpHub} from '../mcp/hub.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
-import type {TurnDeps, TurnQueue} from '../turn/turn-loop.js'
+import type {ScreenPort, TurnDeps, TurnQueue} from '../turn/ports.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {userQueries} from '../conversation/events.js'
@@ -120,52 +121,66 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   const toolConfigs = config.conversation.tools
   const mcp = await startMcp(opts)
   const deps: TurnDeps = {
-    // `SERVER.TOOL` is no valid tool name on the wire: encoded there, decoded back (the offline model needs neither).
-    provider: opts.model.provider.name === 'echo' ? opts.model.provider : withWireToolNames(opts.model.provider),
-    model: opts.model.model,
-    system: config.assistant.system_prompt,
-    reasoning: config.assistant.model.parameters?.reasoning,
-    maxTokens: config.assistant.model.parameters?.max_tokens,
-    temperature: config.assistant.model.parameters?.temperature,
-    tools: toolDefinitions(toolConfigs, opts.enabledTools),
-    toolConfigs,
-    enabledTools: opts.enabledTools,
-    explicitTools: new Set(opts.explicitTools),
-    moreTools: mcp ? () => mcp.toolSet() : undefined,
-    checkArguments: mcp ? (name, args) => mcp.checkArguments(name, args) : undefined,
-    runTool: async (call, args, signal, toolConfig) => {
-      if (mcp && toolConfig.source === 'mcp' && mcp.owns(call.name)) return mcp.call(call.name, args, AbortSignal.any([signal, router.shutdownSignal]))
-      const command = toolConfig.command
-      if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
-      const result = await runLocalTool({
-        name: call.name,
-        command,
-        arguments: args,
-        cwd: opts.workspace.root,
-        // No provider key reaches a tool unless its config keeps it (tool/environment.ts).
-        environment: {policy: toolConfig.env, providerKeyVars: providerKeyVariables(config)},
-        signal: AbortSignal.any([signal, router.shutdownSignal]),
-      })
-      return {content: result.content, isError: result.isError}
+    request: {
+      // `SERVER.TOOL` is no valid tool name on the wire: encoded there, decoded back (the offline model needs neither).
+      provider: opts.model.provider.name === 'echo' ? opts.model.provider : withWireToolNames(opts.model.provider),
+      model: opts.model.model,
+      system: config.assistant.system_prompt,
+      reasoning: config.assistant.model.parameters?.reasoning,
+      maxTokens: config.assistant.model.parameters?.max_tokens,
+      temperature: config.assistant.model.parameters?.temperature,
     },
-    events: conversation.events,
-    persist: async () => {
-      await opts.store.saveEvents(conversation.id, conversation.events)
+    tools: {
+      definitions: toolDefinitions(toolConfigs, opts.enabledTools),
+      configs: toolConfigs,
+      enabled: opts.enabledTools,
+      explicit: new Set(opts.explicitTools),
+      more: mcp ? () => mcp.toolSet() : undefined,
+      checkArguments: mcp ? (name, args) => mcp.checkArguments(name, args) : undefined,
+      run: runTool(opts, router, mcp),
     },
-    appendText: (index, key, text) => opts.store.appendText(conversation.id, conversation.events, index, key, text),
-    completeEvents: () => opts.store.completeEvents(conversation.id, conversation.events),
-    printer,
-    router,
-    interactive: prompts,
-    queue: prompts && queued ? await turnQueue(opts, {router, keyReader, interrupts: prompts.interrupts, queued}) : undefined,
+    store: {
+      events: conversation.events,
+      persist: async () => {
+        await opts.store.saveEvents(conversation.id, conversation.events)
+      },
+      appendText: (index, key, text) => opts.store.appendText(conversation.id, conversation.events, index, key, text),
+      completeEvents: () => opts.store.completeEvents(conversation.id, conversation.events),
+    },
+    screen: {
+      printer,
+      router,
+      interactive: prompts,
+      queue: prompts && queued ? await turnQueue(opts, {router, keyReader, interrupts: prompts.interrupts, queued}) : undefined,
+    },
   }
   return {deps, router, keyReader, queued, close: async () => mcp?.close()}
+}
+
+/** How a call runs: an MCP server's tool on its server, any other as its configured command in the workspace. */
+function runTool(opts: TurnSetupOptions, router: SignalRouter, mcp: McpHub | undefined): ToolRunFn {
+  const {config} = opts
+  return async (call, args, signal, toolConfig) => {
+    if (mcp && toolConfig.source === 'mcp' && mcp.owns(call.name)) return mcp.call(call.name, args, AbortSignal.any([signal, router.shutdownSignal]))
+    const command = toolConfig.command
+    if (command === undefined) return {content: `Tool '${call.name}' has no command configured.`, isError: true}
+    const result = await runLocalTool({
+      name: call.name,
+      command,
+      arguments: args,
+      cwd: opts.workspace.root,
+      // No provider key reaches a tool unless its config keeps it (tool/environment.ts).
+      environment: {policy: toolConfig.env, providerKeyVars: providerKeyVariables(config)},
+      signal: AbortSignal.any([signal, router.shutdownSignal]),
+    })
+    return {content: result.content, isError: result.isError}
+  }
 }
 
 /** The queued reply for the turn loop: the slot, type to queue (when on and Ctrl+C is read as a key), the countdown. */
 async function turnQueue(
   opts: TurnSetupOptions,
-  parts: {router: SignalRouter; keyReader: InterruptKeyReader | undefined; interrupts: NonNullable<TurnDeps['interactive']>['interrupts']; queued: QueuedReplyDraft},
+  parts: {router: SignalRouter; keyReader: InterruptKeyReader | undefined; interrupts: NonNullable<ScreenPort['interactive']>['interrupts']; queued: QueuedReplyDraft},
 ): Promise<TurnQueue> {
   const [{TypeToQueue}, {queueCountdown}] = await Promise.all([import('../interrupt/type-to-queue.js'), import('../interrupt/queue-countdown.js')])
   const {router, keyReader, interrupts, queued} = parts
@@ -202,7 +217,7 @@ export function providerKeyVariables(config: Config): string[] {
 }
 
 /** The prompts a terminal gets; the prompt modules load only here. */
-async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter, queue: QueuedReplyDraft | undefined): Promise<TurnDeps['interactive']> {
+async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter, queue: QueuedReplyDraft | undefined): Promise<ScreenPort['interactive']> {
   const [{TerminalPromptBackend}, {InterruptHandler}, {ToolPrompter}, {replyDraft}] = await Promise.all([
     import('../inquire/terminal-backend.js'),
     import('../interrupt/handler.js'),
