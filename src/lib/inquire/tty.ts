@@ -116,31 +116,37 @@ export function runPrompt<T>(
     if (settled) return
     detach = listen(context, input, output, io, {
       settled: () => settled,
-      keys: (keys) => {
-        for (const [i, key] of keys.entries()) {
-          if (settled || handlers!.ended?.()) {
-            // Read in the same go as the answer (`rhello⏎` typed at a menu): the next prompt's.
-            keepTypeahead(keys.slice(i).map((k) => k.sequence).join(''))
-            return
-          }
-          // Ctrl+\ is SIGQUIT outside a prompt (raw mode only stopped the
-          // terminal from sending it): it is handed to whoever handles
-          // SIGQUIT (the signal router, which restores the terminal and
-          // decides the exit), as the terminal would have. The prompt itself
-          // never ends the process; with nobody listening the key is ignored.
-          if (key.ctrl && !key.meta && key.name === '\\' && process.listenerCount('SIGQUIT') > 0) {
-            process.emit('SIGQUIT', 'SIGQUIT')
-            continue
-          }
-          guarded(() => handlers!.onKey(key, settle))
-        }
-      },
+      keys: (keys) => deliverKeys(keys, {settled: () => settled, handlers: handlers!, settle, guarded}),
       resize: () => guarded(() => handlers?.onResize?.()),
       terminate: () => {
         if (!settled) handlers?.onTerminate(settle)
       },
     })
   })
+}
+
+/** Hands each key read to the open prompt; keys read in the same go as its answer are kept for the next prompt. */
+function deliverKeys<T>(
+  keys: Key[],
+  p: {settled: () => boolean; handlers: PromptHandlers<T>; settle: Settle<T>; guarded: (fn: () => void) => void},
+): void {
+  for (const [i, key] of keys.entries()) {
+    if (p.settled() || p.handlers.ended?.()) {
+      // Read in the same go as the answer (`rhello⏎` typed at a menu): the next prompt's.
+      keepTypeahead(keys.slice(i).map((k) => k.sequence).join(''))
+      return
+    }
+    // Ctrl+\ is SIGQUIT outside a prompt (raw mode only stopped the
+    // terminal from sending it): it is handed to whoever handles
+    // SIGQUIT (the signal router, which restores the terminal and
+    // decides the exit), as the terminal would have. The prompt itself
+    // never ends the process; with nobody listening the key is ignored.
+    if (key.ctrl && !key.meta && key.name === '\\' && process.listenerCount('SIGQUIT') > 0) {
+      process.emit('SIGQUIT', 'SIGQUIT')
+      continue
+    }
+    p.guarded(() => p.handlers.onKey(key, p.settle))
+  }
 }
 
 /** The prompt's streams: the context's, else a fresh /dev/tty pair (undefined: no terminal). */

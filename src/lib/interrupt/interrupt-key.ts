@@ -63,42 +63,64 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
   // The terminal's side (stty, its restore, editors) is the terminal layer's.
   const mode = holdInterruptKeyMode()
   if (mode === undefined) return undefined
+  const keys = new TerminalKeys(onCtrlC)
+  // Two readers of one terminal steal each other's bytes: step aside while a prompt or a child has it.
+  const unsubscribe = onTerminalBorrow({borrowed: () => keys.lend(), returned: () => keys.takeBack()})
+  keys.listen()
 
-  let stream: tty.ReadStream | undefined
-  let borrowed = 0
-  let stopped = false
-  const listeners: KeyListener[] = []
-  const decoder = new KeyDecoder()
-  const text = new StringDecoder('utf8')
-  /** Set while keys wait for a prompt that is opening (until it reads the terminal, or CAPTURE_MS). */
-  let capture: NodeJS.Timeout | undefined
-
-  const endCapture = () => {
-    clearTimeout(capture)
-    capture = undefined
+  return {
+    onKey: (listener) => keys.onKey(listener),
+    stop() {
+      if (!keys.stop()) return
+      unsubscribe()
+      mode.release()
+    },
   }
-  const read = (input: string) => {
+}
+
+/** The reader's state: the terminal stream while it reads, the key listeners and the keys kept for an opening prompt. */
+class TerminalKeys {
+  private stream: tty.ReadStream | undefined
+  private borrowed = 0
+  private stopped = false
+  private readonly listeners: KeyListener[] = []
+  private readonly decoder = new KeyDecoder()
+  private readonly text = new StringDecoder('utf8')
+  /** Set while keys wait for a prompt that is opening (until it reads the terminal, or CAPTURE_MS). */
+  private capture: NodeJS.Timeout | undefined
+
+  constructor(private readonly onCtrlC: () => void) {}
+
+  onKey(listener: KeyListener): () => void {
+    this.listeners.push(listener)
+    return () => {
+      const i = this.listeners.lastIndexOf(listener)
+      if (i >= 0) this.listeners.splice(i, 1)
+    }
+  }
+
+  read(input: string): void {
     if (input === '') return
-    if (capture) {
+    if (this.capture) {
       keepTypeahead(input)
       return
     }
-    const keys = decoder.feed(input)
+    const keys = this.decoder.feed(input)
     for (const [i, key] of keys.entries()) {
       const rest = () => keys.slice(i + 1).map((k) => k.sequence).join('')
       if (isCtrlC(key)) {
         // The menu it opens reads what came after it.
         keepTypeahead(rest())
-        onCtrlC()
+        this.onCtrlC()
         return
       }
-      const open = listeners.at(-1)?.(key)
+      const open = this.listeners.at(-1)?.(key)
       if (open) {
         keepTypeahead(key.sequence + rest())
-        capture = setTimeout(() => {
+        this.capture = setTimeout(() => {
           // No prompt read them: they are keys for this reader again.
-          capture = undefined
-          read(takeTypeahead())
+          this.capture = undefined
+          this.read(takeTypeahead())
         }, CAPTURE_MS).unref()
         open()
         return
@@ -108,59 +130,53 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
     }
   }
 
-  const listen = () => {
-    if (stream || stopped || borrowed > 0) return
+  listen(): void {
+    if (this.stream || this.stopped || this.borrowed > 0) return
     const s = openTtyReadStream()
     if (s === undefined) return
     s.on('data', (chunk: Buffer) => {
-      read(takeTypeahead())
-      read(text.write(chunk))
+      this.read(takeTypeahead())
+      this.read(this.text.write(chunk))
     })
     // Reading must not keep jp alive once the query is done.
     s.unref()
-    stream = s
+    this.stream = s
     // What a prompt read past its answer is this reader's, unless the
     // prompt it opened (a menu's reply) takes the terminal first: that one
     // opens in the same tick, so look once the tick is over.
     setImmediate(() => {
-      if (stream === s) read(takeTypeahead())
+      if (this.stream === s) this.read(takeTypeahead())
     })
   }
-  const unlisten = () => {
-    stream?.destroy()
-    stream = undefined
+
+  /** A prompt or a child borrows the terminal: stop reading; the prompt that was opening reads the kept keys itself. */
+  lend(): void {
+    this.borrowed++
+    this.unlisten()
+    this.endCapture()
   }
 
-  // Two readers of one terminal steal each other's bytes: step aside while a prompt or a child has it.
-  const unsubscribe = onTerminalBorrow({
-    borrowed() {
-      borrowed++
-      unlisten()
-      // The prompt that was opening reads the kept keys itself.
-      endCapture()
-    },
-    returned() {
-      borrowed = Math.max(0, borrowed - 1)
-      listen()
-    },
-  })
-  listen()
+  takeBack(): void {
+    this.borrowed = Math.max(0, this.borrowed - 1)
+    this.listen()
+  }
 
-  return {
-    onKey(listener) {
-      listeners.push(listener)
-      return () => {
-        const i = listeners.lastIndexOf(listener)
-        if (i >= 0) listeners.splice(i, 1)
-      }
-    },
-    stop() {
-      if (stopped) return
-      stopped = true
-      endCapture()
-      unsubscribe()
-      unlisten()
-      mode.release()
-    },
+  /** Stops for good; false if it already had. */
+  stop(): boolean {
+    if (this.stopped) return false
+    this.stopped = true
+    this.endCapture()
+    this.unlisten()
+    return true
+  }
+
+  private unlisten(): void {
+    this.stream?.destroy()
+    this.stream = undefined
+  }
+
+  private endCapture(): void {
+    clearTimeout(this.capture)
+    this.capture = undefined
   }
 }

@@ -4,6 +4,7 @@
 // exit code) for what the user must fix; the command alone turns it into an
 // exit. The command imports this module lazily, so everything a query needs
 // loads here once and `jp --help` loads none of it.
+import type {Config} from '../config/types.js'
 import {loadWorkspaceConfig} from '../conversation/config.js'
 import {workspaceSearchHistory} from '../conversation/history.js'
 import type {ConversationStore} from '../conversation/store.js'
@@ -101,26 +102,8 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   // notices (a notice event with --format json). A bad editor.backend is a QueryError.
   const {editorConfig, editor} = await userFacing(() => openEditor(config.editor, {env: process.env, notice: (line) => printer.notice(line)}))
 
-  // What every inline prompt of this query shares: the user's keys, the name
-  // of the editor Ctrl+X opens, and the wider history Ctrl+R searches.
-  // `@` mentions resolve against the cwd, then the workspace's root (the
-  // default workspace has no files of the user's: there, the cwd's).
-  const mentionOptions: MentionOptions = {cwd: process.cwd(), root: workspace.isDefault ? process.cwd() : workspace.root, maxBytes: config.query.attach_max_bytes}
-  const inline = interactive
-    ? {
-        keys: config.editor.inline.keys,
-        editorName: editor ? editorConfig.label() : undefined,
-        olderHistory: workspaceSearchHistory(workspace, id, process.env),
-        mentions: {
-          index: new FileIndex(mentionOptions.root),
-          auto: config.editor.inline.complete_mentions === 'auto',
-          check: async (text: string) => {
-            const read = await mentionAttachments(text, mentionOptions)
-            return 'problem' in read ? read.problem : undefined
-          },
-        },
-      }
-    : undefined
+  const mentionOptions = mentionOptionsOf(workspace, config.query.attach_max_bytes)
+  const inline = interactive ? inlineSettings({config, editorLabel: editor ? editorConfig.label() : undefined, workspace, id, mentionOptions}) : undefined
   const flags = {edit: opts.edit, noEdit: opts.noEdit, model: opts.model}
   // No prompt of our own under an open fallback menu.
   if (await ladder.settle()) return shutDown(ladder)
@@ -138,25 +121,72 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   const conversation = await openConversation(store, id, text.text, text.draft, printer, opts.id === undefined)
   // A press during the lock wait: its menu is answered before the turn starts.
   if (await ladder.settle()) return shutDown(ladder)
-  const router = ladder.router
+  return runQueryTurns({opts, ctx, config, model, enabledTools, conversation, printer, editor, inline, router: ladder.router, text, attachments: [...attachments, ...mentioned], mentions: interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined})
+}
+
+/**
+ * What every inline prompt of this query shares: the user's keys, the name of
+ * the editor Ctrl+X opens, the wider history Ctrl+R searches and `@` mentions.
+ */
+function inlineSettings(p: {config: Config; editorLabel: string | undefined; workspace: Workspace; id: string | undefined; mentionOptions: MentionOptions}) {
+  const {config, mentionOptions} = p
+  return {
+    keys: config.editor.inline.keys,
+    editorName: p.editorLabel,
+    olderHistory: workspaceSearchHistory(p.workspace, p.id, process.env),
+    mentions: {
+      index: new FileIndex(mentionOptions.root),
+      auto: config.editor.inline.complete_mentions === 'auto',
+      check: async (text: string) => {
+        const read = await mentionAttachments(text, mentionOptions)
+        return 'problem' in read ? read.problem : undefined
+      },
+    },
+  }
+}
+
+/**
+ * Where `@` mentions resolve: the cwd, then the workspace's root (the default
+ * workspace has no files of the user's: there, the cwd's).
+ */
+function mentionOptionsOf(workspace: Workspace, maxBytes: number): MentionOptions {
+  return {cwd: process.cwd(), root: workspace.isDefault ? process.cwd() : workspace.root, maxBytes}
+}
+
+/** Builds the turn around the opened conversation, runs the query's turn and each reply queued meanwhile (SPEC §18), and reports. */
+async function runQueryTurns(p: {
+  opts: QueryOptions
+  ctx: QueryContext
+  config: Config
+  model: Awaited<ReturnType<typeof chooseModel>>
+  enabledTools: Set<string>
+  conversation: Awaited<ReturnType<typeof openConversation>>
+  printer: Printer
+  editor: Parameters<typeof buildTurn>[0]['editor']
+  inline: Parameters<typeof buildTurn>[0]['inline']
+  router: QueryLadder['router']
+  text: {text: string; draft?: Parameters<typeof settleTurn>[1]['draft']}
+  attachments: ReadonlyArray<{path: string; content: string}>
+  mentions: ((reply: string) => Promise<ReadonlyArray<{path: string; content: string}>>) | undefined
+}): Promise<number> {
+  const {opts, conversation, printer, router, text} = p
+  const {store, workspace} = p.ctx
   const {deps, keyReader, queued, close} = await buildTurn({
-    config,
-    model,
-    enabledTools,
+    config: p.config,
+    model: p.model,
+    enabledTools: p.enabledTools,
     explicitTools: opts.tools,
     disabledTools: opts.noTools,
     conversation,
     store,
     workspace,
     printer,
-    editor,
-    inline,
+    editor: p.editor,
+    inline: p.inline,
     router,
     query: text.text,
   })
-  // The query's turn, and then each reply queued meanwhile (SPEC §18).
-  const mentions = interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined
-  return settleTurn(runTurns(text.text, {...deps, screen: {...deps.screen, mentions}, attachments: [...attachments, ...mentioned]}), {
+  return settleTurn(runTurns(text.text, {...deps, screen: {...deps.screen, mentions: p.mentions}, attachments: p.attachments}), {
     conversationId: conversation.id,
     query: text.text,
     draft: text.draft,

@@ -348,35 +348,18 @@ async function runWithInterrupts(
       (output) => ({kind: 'done', output}),
       (error: unknown) => ({kind: 'failed', error}),
     )
-
-    // A `continue` answer is no action: the loop below keeps waiting.
-    let action: Exclude<ToolInterruptAction, {type: 'continue'}> | undefined
-    let settled: Settled | undefined
     const watcher = new InterruptWatcher(interrupts, config.cancellation_response)
     // Without a terminal there is no menu: the router's own SIGINT handling
     // (graceful shutdown) applies, so nothing is pushed.
     const pop = interrupts ? deps.pushInterrupt(() => watcher.interrupt()) : undefined
+    let ended: RunEnd
     try {
-      for (;;) {
-        const next = await Promise.race([running, watcher.next()])
-        if ('type' in next) {
-          if (next.type === 'continue') continue
-          action = next
-          break
-        }
-
-        settled = next
-        if (watcher.menuOpen) {
-          const answer = await watcher.next()
-          if (answer.type !== 'continue') action = answer
-        }
-
-        break
-      }
+      ended = await runOrAnswer(running, watcher)
     } finally {
       pop?.()
     }
 
+    const {action, settled} = ended
     if (action === undefined) {
       const done = settled!
       if (done.kind === 'done') return done
@@ -389,32 +372,54 @@ async function runWithInterrupts(
       await running
     }
 
-    switch (action.type) {
-      case 'restart': {
-        continue
-      }
+    // Restart: the loop runs the tool again.
+    if (action.type !== 'restart') return {kind: 'interrupted', outcome: interruptedOutcome(call, config, action)}
+  }
+}
 
-      case 'respond': {
-        return {kind: 'interrupted', outcome: {response: {id: call.id, content: action.content, isError: false, skipped: true}}}
-      }
+/** How one run ended: the tool settled, or the menu answered (a `continue` answer is no action), or both. */
+interface RunEnd {
+  action?: Exclude<ToolInterruptAction, {type: 'continue'}>
+  settled?: Settled
+}
 
-      case 'stop': {
-        return {
-          kind: 'interrupted',
-          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false, skipped: true}, ending: 'stop'},
-        }
-      }
+/** Waits for the tool or a menu answer; a menu open when the tool settles is waited for (its answer still applies). */
+async function runOrAnswer(running: Promise<Settled>, watcher: InterruptWatcher): Promise<RunEnd> {
+  for (;;) {
+    const next = await Promise.race([running, watcher.next()])
+    if ('type' in next) {
+      if (next.type === 'continue') continue
+      return {action: next}
+    }
 
-      case 'escalate': {
-        return {
-          kind: 'interrupted',
-          outcome: {response: {id: call.id, content: config.cancellation_response, isError: false, skipped: true}, ending: 'escalate'},
-        }
-      }
+    if (!watcher.menuOpen) return {settled: next}
+    const answer = await watcher.next()
+    return answer.type === 'continue' ? {settled: next} : {action: answer, settled: next}
+  }
+}
 
-      default: {
-        return unreachable(action, 'tool interrupt action')
-      }
+/** What an answer of the tool menu (restart aside) makes of the call. */
+function interruptedOutcome(
+  call: ToolCallRequest,
+  config: ResolvedToolConfig,
+  action: Exclude<ToolInterruptAction, {type: 'continue'} | {type: 'restart'}>,
+): CallOutcome {
+  const cancelled = {id: call.id, content: config.cancellation_response, isError: false, skipped: true}
+  switch (action.type) {
+    case 'respond': {
+      return {response: {...cancelled, content: action.content}}
+    }
+
+    case 'stop': {
+      return {response: cancelled, ending: 'stop'}
+    }
+
+    case 'escalate': {
+      return {response: cancelled, ending: 'escalate'}
+    }
+
+    default: {
+      return unreachable(action, 'tool interrupt action')
     }
   }
 }
