@@ -135,6 +135,26 @@ export interface InterruptHandlerDeps {
 
 type MenuChoice = {key: string} | {escalate: true}
 
+/** What a key of the interrupt menus does (SPEC §19: one meaning per key, in every menu that has it). */
+export type MenuKeyAction = 'continue' | 'reply' | 'queue' | 'stop' | 'abort' | 'restart' | 'back'
+
+/** The keys of every interrupt menu and their actions: a new action is a key here, its effect in `InterruptHandler.act`. */
+export const MENU_KEY_ACTIONS: Readonly<Record<string, MenuKeyAction>> = {
+  c: 'continue',
+  r: 'reply',
+  q: 'queue',
+  s: 'stop',
+  a: 'abort',
+  t: 'restart',
+  b: 'back',
+}
+
+/**
+ * What each action answers in one menu (an action the menu lacks is absent);
+ * undefined: back to the menu. `reply` gets the reply composed for it.
+ */
+type MenuAnswers<A> = {[K in Exclude<MenuKeyAction, 'reply'>]?: () => A} & {reply?: (reply: ReplyResult) => A | undefined}
+
 export class InterruptHandler {
   private readonly deps: InterruptHandlerDeps
 
@@ -176,41 +196,16 @@ export class InterruptHandler {
       }
     }
 
-    for (;;) {
-      const choice = await this.menu(STREAMING_MENU)
-      if ('escalate' in choice) return {type: 'escalate'}
-      switch (choice.key) {
-        case 'c': {
-          return keepGoing
-        }
-
-        case 'q': {
-          // Queued: the stream goes on (shown from where it was held), or
-          // the turn does, if the stream ended meanwhile.
-          if (await this.queued(compose)) return {type: 'resume'}
-          break
-        }
-
-        case 's': {
-          return {type: 'stop'}
-        }
-
-        case 'a': {
-          return {type: 'abort'}
-        }
-
-        case 'r': {
-          const reply = await this.collectReply(REPLY_PROMPT, compose)
-          if (reply.type === 'reply') return reply
-          // Empty or cancelled: back to the menu.
-          break
-        }
-
-        default: {
-          break
-        }
-      }
-    }
+    return this.answer<StreamingInterruptAction>(STREAMING_MENU, compose, {
+      continue: () => keepGoing,
+      // Queued: the stream goes on (shown from where it was held), or the
+      // turn does, if the stream ended meanwhile.
+      queue: () => ({type: 'resume'}),
+      stop: () => ({type: 'stop'}),
+      abort: () => ({type: 'abort'}),
+      // Empty or cancelled: back to the menu.
+      reply: (reply) => (reply.type === 'reply' ? reply : undefined),
+    })
   }
 
   /**
@@ -251,41 +246,19 @@ export class InterruptHandler {
       }
     }
 
-    for (;;) {
-      const choice = await this.menu(TOOL_MENU)
-      if ('escalate' in choice) return {type: 'escalate'}
-      switch (choice.key) {
-        case 'c': {
-          return {type: 'continue'}
-        }
-
-        case 'q': {
-          // Queued: the tool keeps running.
-          if (await this.queued(compose)) return {type: 'continue'}
-          break
-        }
-
-        case 's': {
-          return {type: 'stop'}
-        }
-
-        case 't': {
-          return {type: 'restart'}
-        }
-
-        case 'r': {
-          const reply = await this.collectReply(REPLY_PROMPT, compose)
-          if (reply.type === 'reply') return {type: 'respond', content: customToolResponse(reply.text)}
-          if (reply.type === 'empty') return {type: 'respond', content: cancellationResponse}
-          // Cancelled: back to the menu.
-          break
-        }
-
-        default: {
-          break
-        }
-      }
-    }
+    return this.answer<ToolInterruptAction>(TOOL_MENU, compose, {
+      continue: () => ({type: 'continue'}),
+      // Queued: the tool keeps running.
+      queue: () => ({type: 'continue'}),
+      stop: () => ({type: 'stop'}),
+      restart: () => ({type: 'restart'}),
+      reply: (reply) => {
+        if (reply.type === 'reply') return {type: 'respond', content: customToolResponse(reply.text)}
+        if (reply.type === 'empty') return {type: 'respond', content: cancellationResponse}
+        // Cancelled: back to the menu.
+        return undefined
+      },
+    })
   }
 
   /**
@@ -294,19 +267,13 @@ export class InterruptHandler {
    * menu's is; an empty or cancelled one returns to the menu.
    */
   async handleTurnInterrupt(): Promise<TurnInterruptAction> {
-    const compose = this.deps.config.streaming.compose_in_editor
-    for (;;) {
-      const choice = await this.menu(TURN_MENU)
-      if ('escalate' in choice) return {type: 'escalate'}
-      if (choice.key === 's') return {type: 'stop'}
-      if (choice.key === 'q') {
-        if (await this.queued(compose)) return {type: 'continue'}
-        continue
-      }
-      if (choice.key !== 'r') return {type: 'continue'}
-      const reply = await this.collectReply(REPLY_PROMPT, compose)
-      if (reply.type === 'reply') return reply
-    }
+    return this.answer<TurnInterruptAction>(TURN_MENU, this.deps.config.streaming.compose_in_editor, {
+      continue: () => ({type: 'continue'}),
+      // Queued: the turn goes on.
+      queue: () => ({type: 'continue'}),
+      stop: () => ({type: 'stop'}),
+      reply: (reply) => (reply.type === 'reply' ? reply : undefined),
+    })
   }
 
   /**
@@ -315,21 +282,17 @@ export class InterruptHandler {
    * reply; empty or cancelled returns here), `s` stop.
    */
   async handleToolPromptInterrupt(): Promise<ToolPromptInterruptAction> {
-    for (;;) {
-      const choice = await this.menu(TOOL_PROMPT_MENU, 'b')
-      if ('escalate' in choice) return {type: 'escalate'}
-      if (choice.key === 'b') return {type: 'back'}
-      if (choice.key === 's') return {type: 'stop'}
-      const reply = await this.collectReply(REPLY_PROMPT, this.deps.config.tool_call.compose_in_editor)
-      if (reply.type === 'reply') return reply
+    const answers: MenuAnswers<ToolPromptInterruptAction> = {
+      back: () => ({type: 'back'}),
+      stop: () => ({type: 'stop'}),
+      reply: (reply) => (reply.type === 'reply' ? reply : undefined),
     }
+    return this.answer(TOOL_PROMPT_MENU, this.deps.config.tool_call.compose_in_editor, answers, 'b')
   }
 
   /** The floor of the ladder: a Ctrl+C with no more specific scope. No configuration, by design. */
   async handleFallbackInterrupt(): Promise<FallbackInterruptAction> {
-    const choice = await this.menu(FALLBACK_MENU)
-    if ('escalate' in choice) return {type: 'escalate'}
-    return choice.key === 's' ? {type: 'stop'} : {type: 'continue'}
+    return this.answer<FallbackInterruptAction>(FALLBACK_MENU, 'never', {continue: () => ({type: 'continue'}), stop: () => ({type: 'stop'})})
   }
 
   /**
@@ -339,6 +302,51 @@ export class InterruptHandler {
   async handleTypedQueue(): Promise<QueueResult | undefined> {
     const slot = this.deps.queue
     return slot ? queueReply(this.deps, slot, {mode: 'never', typed: true}) : undefined
+  }
+
+  /**
+   * The one loop of every interrupt menu: the key chosen is its action
+   * (MENU_KEY_ACTIONS), carried out by {@link act}; `answers` says what each
+   * action answers in this menu. Ctrl+C at the menu escalates.
+   */
+  private async answer<A>(menu: SelectOption[], compose: ComposeInEditor, answers: MenuAnswers<A>, escKey = 'c'): Promise<A | {type: 'escalate'}> {
+    for (;;) {
+      const choice = await this.menu(menu, escKey)
+      if ('escalate' in choice) return {type: 'escalate'}
+      const answer = await this.act(MENU_KEY_ACTIONS[choice.key], compose, answers)
+      if (answer !== undefined) return answer
+    }
+  }
+
+  /** What a menu key's action does: the menu's answer, or undefined to show the menu again (a reply backed out of, a key the menu lacks). */
+  private async act<A>(action: MenuKeyAction | undefined, compose: ComposeInEditor, answers: MenuAnswers<A>): Promise<A | undefined> {
+    switch (action) {
+      case 'queue': {
+        if (!answers.queue) return undefined
+        return (await this.queued(compose)) ? answers.queue() : undefined
+      }
+
+      case 'reply': {
+        if (!answers.reply) return undefined
+        return answers.reply(await this.collectReply(REPLY_PROMPT, compose))
+      }
+
+      case 'continue':
+      case 'stop':
+      case 'abort':
+      case 'restart':
+      case 'back': {
+        return answers[action]?.()
+      }
+
+      case undefined: {
+        return undefined
+      }
+
+      default: {
+        return unreachable(action, 'menu key action')
+      }
+    }
   }
 
   /** A menu's `q`: true when a reply is queued (back to the work), false to show the menu again. */
