@@ -137,10 +137,39 @@ interface ReplyPromptConfig {
 /** No prefix before the message unless a theme asks for one. */
 const replyTheme = {prefix: ''}
 
-const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done) => {
-  const term = terminal()
-  // The prompt's mutable parts, made once (few hooks: each costs on every keystroke).
-  const [session] = useState(() => ({
+/**
+ * Where the prompt is: one status, as inquirer's prompts keep theirs. Every
+ * change sets a new status object, and that is what re-renders the prompt
+ * (the buffer itself is the session's, changed in place).
+ */
+type ReplyStatus =
+  /** Open for keys. */
+  | {type: 'idle'}
+  /** A send waits for its mentions to be checked: keys wait too. */
+  | {type: 'checking'}
+  /** A send was refused (a mention that cannot be attached): the reason shows under the buffer until the next key. */
+  | {type: 'refused'; problem: string}
+  /** Ended by a key: its outcome (an open-editor outcome hands the text on: no draft to remember, no last picture). */
+  | {type: 'done'; outcome: ReplyOutcome}
+
+/** The prompt's mutable parts, made once (few hooks: each costs on every keystroke). */
+interface ReplyState {
+  reply: ReplySession
+  /** The status now, for the callbacks that outlive a render (the same value the prompt's state holds). */
+  status: ReplyStatus
+  /** The buffer's lines and their layouts, following the editor's changes. */
+  layout: BufferLayout
+  /** The same for what a search shows (history entries, not the buffer). */
+  searchLayout: BufferLayout
+  theme: ReturnType<typeof makeTheme>
+  /** The viewport's first row, carried from frame to frame. */
+  scrollTop: ScrollTop
+  /** The help line of each state (table, search), made once: the keys do not change while the prompt is open. */
+  helps: Map<string, string>
+}
+
+function replyState(config: ReplyPromptConfig): ReplyState {
+  return {
     reply: new ReplySession({
       initialText: config.initialText,
       editMode: config.vi ? 'vi' : 'emacs',
@@ -150,79 +179,99 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       olderHistory: config.olderHistory ? () => config.olderHistory!.entries() : undefined,
       mentions: config.mentions ? {completer: config.mentions.index, auto: config.mentions.auto} : undefined,
     }),
-    /** Why the last send was refused (a mention that cannot be attached), shown under the buffer until the next key. */
-    problem: undefined as string | undefined,
-    /** A send waits for its mentions to be checked: keys wait too. */
-    checking: false,
-    /** The buffer's lines and their layouts, following the editor's changes. */
+    status: {type: 'idle'},
     layout: new BufferLayout(),
-    /** The same for what a search shows (history entries, not the buffer). */
     searchLayout: new BufferLayout(),
     theme: makeTheme(replyTheme, config.theme),
-    /** The viewport's first row, carried from frame to frame. */
-    scrollTop: TOP as ScrollTop,
-    /** Set when the prompt ends by a key (its final frame comes from the view). */
-    ended: false,
-    /** An open-editor outcome hands the text on; it is not a draft to remember. */
-    keepDraft: true,
-    /** Ended by Ctrl+C or Ctrl+D: the last picture says so. */
-    cancelled: false,
-    /** The help line of each state (table, search), made once: the keys do not change while the prompt is open. */
-    helps: new Map<string, string>(),
-    help(shape: 'bar' | 'block'): string {
-      const key = `${this.reply.searching}|${this.reply.mode.table}|${shape}`
-      let line = this.helps.get(key)
-      if (line === undefined) {
-        line = helpLine(config, this.reply, shape)
-        this.helps.set(key, line)
-      }
-      return line
-    },
-  }))
-  const {reply} = session
-  const layout = () => (reply.searching ? session.searchLayout : session.layout)
-  const {editor, mode} = reply
-  // The editor is mutable: a new revision number is what re-renders it.
-  const [, setRevision] = useState(0)
-  const [status, setStatus] = useState<'idle' | 'done'>('idle')
-  const [shape, setShape] = useState(mode.cursorShape)
-  const prefix = usePrefix({status, theme: session.theme})
-  const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
-
-  const view = (withHelp: boolean): ReplyView => {
-    const shown = reply.view()
-    const help = withHelp ? session.help(shape) : ''
-    return {
-      message: shown.searchPrompt ?? message,
-      text: shown.text,
-      cursor: shown.cursor,
-      source: shown.searchPrompt === undefined ? editor : undefined,
-      help: help !== '' ? help : undefined,
-      // Only while the prompt is live (and not searching): the last picture shows what was sent.
-      placeholder: withHelp && !shown.searchPrompt ? config.placeholder : undefined,
-      below: withHelp ? belowRows(shown.completion, session.problem, config.mentions?.index.ready ?? false) : undefined,
-      width: term.columns(),
-      height: term.rows(),
-      color: config.color,
-    }
+    scrollTop: TOP,
+    helps: new Map(),
   }
-  const finalFrame = () => lastFrame(view(false), layout(), session.cancelled ? CANCELLED_MARK : undefined)
-  const plain = () => {
+}
+
+/** The help line of the session's state now (cached per table, search and cursor shape). */
+function cachedHelp(state: ReplyState, config: ReplyPromptConfig, shape: 'bar' | 'block'): string {
+  const key = `${state.reply.searching}|${state.reply.mode.table}|${shape}`
+  let line = state.helps.get(key)
+  if (line === undefined) {
+    line = helpLine(config, state.reply, shape)
+    state.helps.set(key, line)
+  }
+  return line
+}
+
+/** What the prompt shows, as the frame builder takes it. `live`: the open prompt (help, placeholder, rows below); else its last picture. */
+function replyView(state: ReplyState, config: ReplyPromptConfig, p: {message: string; shape: 'bar' | 'block'; live: boolean; width: number; height: number}): ReplyView {
+  const shown = state.reply.view()
+  const help = p.live ? cachedHelp(state, config, p.shape) : ''
+  const problem = state.status.type === 'refused' ? state.status.problem : undefined
+  return {
+    message: shown.searchPrompt ?? p.message,
+    text: shown.text,
+    cursor: shown.cursor,
+    source: shown.searchPrompt === undefined ? state.reply.editor : undefined,
+    help: help !== '' ? help : undefined,
+    // Only while the prompt is live (and not searching): the last picture shows what was sent.
+    placeholder: p.live && !shown.searchPrompt ? config.placeholder : undefined,
+    below: p.live ? belowRows(shown.completion, problem, config.mentions?.index.ready ?? false) : undefined,
+    width: p.width,
+    height: p.height,
+    color: config.color,
+  }
+}
+
+/** The last picture of the prompt as `status` left it (a reply cancelled with a key says so). */
+function finalPicture(state: ReplyState, config: ReplyPromptConfig, p: {message: string; shape: 'bar' | 'block'; width: number; height: number}): ScreenFrame {
+  const {status} = state
+  const cancelled = status.type === 'done' && status.outcome.type === 'cancelled'
+  const layout = state.reply.searching ? state.searchLayout : state.layout
+  return lastFrame(replyView(state, config, {...p, live: false}), layout, cancelled ? CANCELLED_MARK : undefined)
+}
+
+/**
+ * The prompt's picture for its status: the plain line on a dumb terminal, the
+ * last picture once a key ended it, else the live frame. Pure but for the
+ * viewport it carries to the next frame.
+ */
+function renderReply(state: ReplyState, config: ReplyPromptConfig, p: {message: string; shape: 'bar' | 'block'; dumb: boolean; width: number; height: number}): string | ScreenFrame {
+  const {status, reply} = state
+  if (p.dumb) {
     const shown = reply.view()
-    const head = shown.searchPrompt ?? message
+    const head = shown.searchPrompt ?? p.message
     return head ? `${head} ${shown.text}` : shown.text
   }
+  const cursorShape = config.vi ? p.shape : undefined
+  // The frame about to be erased for the editor stays as it is.
+  if (status.type === 'done' && status.outcome.type !== 'open-editor') return {...finalPicture(state, config, p), cursorShape}
+  const layout = reply.searching ? state.searchLayout : state.layout
+  const frame = buildFrame(replyView(state, config, {...p, live: true}), layout, state.scrollTop)
+  state.scrollTop = frame.scrollTop
+  return {...frame, cursorShape}
+}
+
+const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done) => {
+  const term = terminal()
+  const [state] = useState(() => replyState(config))
+  const [status, setStatusState] = useState<ReplyStatus>(state.status)
+  const [shape, setShape] = useState(state.reply.mode.cursorShape)
+  const setStatus = (next: ReplyStatus) => {
+    state.status = next
+    setStatusState(next)
+  }
+  // Ended for the editor, the prompt keeps its live look until it is erased.
+  const finished = status.type === 'done' && status.outcome.type !== 'open-editor'
+  const prefix = usePrefix({status: finished ? 'done' : 'idle', theme: state.theme})
+  const message = prefix ? `${prefix} ${config.promptLine}` : config.promptLine
+  const size = () => ({message, shape, width: term.columns(), height: term.rows()})
 
   useEffect((t) => {
     if (config.eraseOnDone) t.screen.clearOnDone()
+    // What arrives in the background is shown (a fresh status: a new render) unless the prompt ended meanwhile.
+    const refresh = () => state.status.type !== 'done' && setStatus({...state.status})
     // Loaded in the background; a search already open takes them in when they arrive.
-    void config.olderHistory?.prefetch()?.then(() => {
-      if (!session.ended && reply.olderHistoryArrived()) setRevision((r) => r + 1)
-    })
+    void config.olderHistory?.prefetch()?.then(() => state.reply.olderHistoryArrived() && refresh())
     // The files for `@` completion: listed now, in the background (the prompt never waits for them).
-    void config.mentions?.index.refresh().then(() => {
-      if (!session.ended && reply.mentionsArrived()) setRevision((r) => r + 1)
-    })
+    void config.mentions?.index.refresh().then(() => state.reply.mentionsArrived() && refresh())
+    const finalFrame = () => finalPicture(state, config, size())
     if (!t.dumb) {
       // Pasted newlines must not submit; Shift+Enter must be distinguishable.
       t.enable('bracketedPaste')
@@ -234,63 +283,61 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
       t.screen.onLeave(finalFrame)
     }
     return () => {
-      config.onEnd(editor.text)
-      if (session.keepDraft) config.history?.record(editor.text)
+      const text = state.reply.editor.text
+      config.onEnd(text)
+      const last = state.status
+      const ended = last.type === 'done'
+      // An open-editor outcome hands the text on: it is not a draft to remember.
+      if (last.type !== 'done' || last.outcome.type !== 'open-editor') config.history?.record(text)
       // Ended by a signal, a hang-up or an abort: draw the last picture too.
-      if (!session.ended && !t.dumb) t.screen.render(finalFrame())
+      if (!ended && !t.dumb) t.screen.render(finalFrame())
     }
   }, [])
   useKeypress((key, t) => {
-    if (session.checking) return
-    if (session.problem !== undefined) {
-      session.problem = undefined
-      setRevision((r) => r + 1)
-    }
-    const event = reply.handle(key)
+    if (state.status.type === 'checking') return
+    if (state.status.type === 'refused') setStatus({type: 'idle'})
+    const event = state.reply.handle(key)
     // The next frame names the new mode and carries its cursor shape.
-    if (mode.cursorShape !== shape) setShape(mode.cursorShape)
-    const end = (outcome: ReplyOutcome) => {
-      session.ended = true
-      session.keepDraft = outcome.type !== 'open-editor'
-      session.cancelled = outcome.type === 'cancelled'
-      // The last picture, unless the frame is about to be erased for the editor.
-      if (outcome.type !== 'open-editor') setStatus('done')
-      done(outcome)
-    }
-    // Ctrl+C is the ladder's key; any other cancel (Ctrl+D on an empty buffer) is not.
-    const cancelReason = key.ctrl && !key.meta && key.name === 'c' ? 'interrupted' : 'cancelled'
-    const bump = () => setRevision((r) => r + 1)
+    if (state.reply.mode.cursorShape !== shape) setShape(state.reply.mode.cursorShape)
+    const apply = () =>
+      applyEvent(event, {
+        editor: state.reply.editor,
+        onChange: config.onChange,
+        term: t,
+        bump: () => setStatus({...state.status}),
+        end: (outcome) => {
+          setStatus({type: 'done', outcome})
+          done(outcome)
+        },
+        // Ctrl+C is the ladder's key; any other cancel (Ctrl+D on an empty buffer) is not.
+        cancelReason: key.ctrl && !key.meta && key.name === 'c' ? 'interrupted' : 'cancelled',
+      })
     const check = config.mentions?.check
-    if (event.type === 'submit' && check && findMentions(editor.text).length > 0) {
-      // Nothing is sent, and nothing lost, while a mention cannot be attached.
-      session.checking = true
-      void check(editor.text).then(
-        (problem) => {
-          session.checking = false
-          if (session.ended) return
-          if (problem === undefined) return applyEvent(event, {editor, onChange: config.onChange, term: t, bump, end, cancelReason})
-          session.problem = problem
-          bump()
-        },
-        (error: unknown) => {
-          session.checking = false
-          session.problem = String(error)
-          bump()
-        },
-      )
-      return
-    }
-    applyEvent(event, {editor, onChange: config.onChange, term: t, bump, end, cancelReason})
+    // Nothing is sent, and nothing lost, while a mention cannot be attached.
+    if (event.type === 'submit' && check && findMentions(state.reply.editor.text).length > 0) checkThenSend(state, check, setStatus, apply)
+    else apply()
   })
 
-  if (term.dumb) return plain()
-  const cursorShape = config.vi ? shape : undefined
-  if (status === 'done') return {...finalFrame(), cursorShape}
-  const frame = buildFrame(view(true), layout(), session.scrollTop)
-  session.scrollTop = frame.scrollTop
-  frame.cursorShape = cursorShape
-  return frame
+  return renderReply(state, config, {...size(), dumb: term.dumb})
 })
+
+/** A send whose mentions are checked first: sent once they can be attached, else refused with the reason. */
+function checkThenSend(state: ReplyState, check: (text: string) => Promise<string | undefined>, setStatus: (s: ReplyStatus) => void, send: () => void): void {
+  setStatus({type: 'checking'})
+  void check(state.reply.editor.text).then(
+    (problem) => {
+      if (state.status.type === 'done') return
+      if (problem === undefined) {
+        send()
+        return
+      }
+      setStatus({type: 'refused', problem})
+    },
+    (error: unknown) => {
+      if (state.status.type !== 'done') setStatus({type: 'refused', problem: String(error)})
+    },
+  )
+}
 
 /** The rows under the buffer: a refused send's reason, or the `@` completion list (names sanitized: they are the disk's). */
 function belowRows(list: CompletionView | undefined, problem: string | undefined, ready: boolean): BelowRow[] | undefined {
