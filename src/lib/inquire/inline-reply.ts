@@ -265,12 +265,13 @@ const replyPrompt = createPrompt<ReplyOutcome, ReplyPromptConfig>((config, done)
 
   useEffect((t) => {
     if (config.eraseOnDone) t.screen.clearOnDone()
-    // What arrives in the background is shown (a fresh status: a new render) unless the prompt ended meanwhile.
-    const refresh = () => state.status.type !== 'done' && setStatus({...state.status})
+    // What arrives in the background is taken in and shown (a fresh status: a new render) unless the prompt ended meanwhile.
+    const open = () => state.status.type !== 'done'
+    const refresh = () => setStatus({...state.status})
     // Loaded in the background; a search already open takes them in when they arrive.
-    void config.olderHistory?.prefetch()?.then(() => state.reply.olderHistoryArrived() && refresh())
+    void config.olderHistory?.prefetch()?.then(() => open() && state.reply.olderHistoryArrived() && refresh())
     // The files for `@` completion: listed now, in the background (the prompt never waits for them).
-    void config.mentions?.index.refresh().then(() => state.reply.mentionsArrived() && refresh())
+    void config.mentions?.index.refresh().then(() => open() && state.reply.mentionsArrived() && refresh())
     const finalFrame = () => finalPicture(state, config, size())
     if (!t.dumb) {
       // Pasted newlines must not submit; Shift+Enter must be distinguishable.
