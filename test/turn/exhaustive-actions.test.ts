@@ -21,6 +21,16 @@ const CASES: Array<{union: string; edit: SourceEdit; failsIn: string[]}> = [
     failsIn: ['src/lib/turn/menu-effect.ts'],
   },
   {
+    union: 'MenuKeyAction (what a key of the interrupt menus does)',
+    edit: {file: 'src/lib/interrupt/handler.ts', from: "export type MenuKeyAction = 'continue'", to: "export type MenuKeyAction = 'new-action' | 'continue'"},
+    failsIn: ['src/lib/interrupt/handler.ts'],
+  },
+  {
+    union: "MenuEffect (the turn's next move after a menu)",
+    edit: {file: 'src/lib/turn/menu-effect.ts', from: 'export type MenuEffect =\n', to: "export type MenuEffect =\n  | {type: 'new-action'}\n"},
+    failsIn: ['src/lib/turn/turn-loop.ts'],
+  },
+  {
     union: 'FallbackInterruptAction (the fallback menu)',
     edit: {file: 'src/lib/interrupt/handler.ts', from: "export type FallbackInterruptAction = {type: 'continue'}", to: "export type FallbackInterruptAction = {type: 'new-action'} | {type: 'continue'}"},
     failsIn: ['src/lib/interrupt/gate.ts'],
