@@ -11,7 +11,7 @@ import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
 import {jsonParts, partsLength} from '../text/json-bytes.js'
 import {oneLine} from '../text/one-line.js'
-import {quotedJson} from './events.js'
+import {quotedJson} from './stream-events.js'
 import {redactor} from './redact.js'
 import {abortError, isProviderError, ProviderError} from './types.js'
 
