@@ -40,6 +40,13 @@ describe('process-wide state has one owner each', () => {
     expect(found.filter((f) => !f.startsWith('lib/process/lifecycle.ts:')), 'register with process/lifecycle.ts (onCleanup, listenToSignal) instead').to.deep.equal([])
   })
 
+  it('signals are listened for by the router, the terminal layer (restore, resize) and process/ only: prompts hear a resize from terminal/resize.ts', () => {
+    const found = calls((call, source) => (call.expression.getText(source) === 'listenToSignal' ? call.getText(source).slice(0, 60) : undefined))
+    const allowed = (f: string) => f.startsWith('lib/terminal/') || f.startsWith('lib/process/') || f.startsWith('lib/interrupt/signals.ts:')
+    expect(found.filter((f) => !allowed(f))).to.deep.equal([])
+    expect(found.some((f) => f.startsWith('lib/terminal/resize.ts:'))).to.equal(true)
+  })
+
   it('only process/slots.ts makes a Symbol.for key (add a slot there)', () => {
     const found = calls((call, source) => {
       if (call.expression.getText(source) !== 'Symbol.for') return undefined

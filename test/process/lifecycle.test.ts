@@ -101,6 +101,7 @@ describe('process-wide slots', function () {
       'injectedBuildEditorBackend',
       'pluginHooksRan',
       'mentionIndexes',
+      'bundleImport',
     ])
     const keys = SLOT_NAMES.map((n) => Symbol.keyFor(SLOT_KEYS[n]))
     expect(new Set(keys).size).to.equal(keys.length)

@@ -8,7 +8,8 @@
 //                            backend that is not built in, once), then buildEditorBackend
 //
 // The hook runs on every start-up, `jp --help` and `jp --version` included,
-// so this module imports nothing at run time and the hook only stores a
+// so this module imports only the slot list (process/slots.ts, no imports of
+// its own) at run time and the hook only stores a
 // closure: no plugin code, no registry, no module behind it loads until a
 // command asks for an editor.
 //

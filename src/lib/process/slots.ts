@@ -79,6 +79,8 @@ export interface ProcessSlots {
   pluginHooksRan: boolean | undefined
   /** inquire/complete/file-index.ts — each workspace root's file index (its matcher and listing). */
   mentionIndexes: Map<string, unknown>
+  /** bin/load.js — the `import()` the CommonJS bundle's dynamic imports call (scripts/build.js rewrites them); set before the bundle runs, read by no module of src/. */
+  bundleImport: ((specifier: string) => Promise<unknown>) | undefined
 }
 
 export type SlotName = keyof ProcessSlots
@@ -100,6 +102,7 @@ export const SLOT_KEYS: {readonly [K in SlotName]: symbol} = {
   injectedBuildEditorBackend: Symbol.for('jp.injectedBuildEditorBackend'),
   pluginHooksRan: Symbol.for('jp.pluginHooksRan'),
   mentionIndexes: Symbol.for('jp.mentionIndexes'),
+  bundleImport: Symbol.for('jp.import'),
 }
 
 /** Names of every slot (tests list them). */
