@@ -11,7 +11,6 @@ import type {ConversationStore, ConversationSummary} from './store.js'
 import {turnNumbers} from './turns.js'
 
 export type GrepRole = 'user' | 'assistant' | 'tool'
-export const GREP_ROLES: readonly GrepRole[] = ['user', 'assistant', 'tool']
 
 export interface GrepQuery {
   pattern: string
