@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {CLEANUP_STAGES} from '../../src/lib/process/lifecycle.js'
 import {SLOT_KEYS, SLOT_NAMES} from '../../src/lib/process/slots.js'
-import {ROOT} from '../helpers/cli.js'
+import {assertBuilt, ROOT} from '../helpers/cli.js'
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'process', 'lifecycle-child.ts')
 const SECOND_COPY = join(ROOT, 'test', 'fixtures', 'process', 'second-copy.ts')
@@ -109,6 +109,7 @@ describe('process-wide slots', function () {
   })
 
   it('a second copy of the library (as a plugin bundles it) shares them: one restore registry, router, set of locks and exit listener', () => {
+    assertBuilt()
     // Two copies of dist/lib in directories of their own: no module of one is a module of the other.
     for (const copy of ['a', 'b']) cpSync(join(ROOT, 'dist', 'lib'), join(dir, copy, 'lib'), {recursive: true})
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
