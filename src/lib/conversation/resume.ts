@@ -48,7 +48,7 @@ export interface ResumeRows {
 const DETAILED = 30
 
 export async function resumeRows(store: ConversationStore, width: number): Promise<ResumeRows> {
-  const list = (await store.list()).filter((c) => !c.error)
+  const list = (await store.listIndexed()).filter((c) => !c.error)
   const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
   list.sort((a, b) => recency(b).localeCompare(recency(a)))
   const details = new Map<string, string>()
