@@ -33,13 +33,22 @@ describe('conversation summary index (the picker listing)', () => {
   it('lists as `list` does, and writes the index', async () => {
     const s = await store()
     expect(await s.listIndexed()).to.deep.equal(await s.list())
-    expect(existsSync(join(dir, '.jp', 'conversations', '.index.json'))).to.equal(true)
+    expect(existsSync(join(dir, '.jp', 'conversation-index.json'))).to.equal(true)
   })
 
   it('answers from the index: a metadata.json changed behind jp is not read again', async () => {
     await (await store()).listIndexed()
     writeFileSync(join(dir, '.jp', 'conversations', 'jp-c1', 'metadata.json'), JSON.stringify({title: 'changed by hand', created_at: '2024-01-01T00:00:00Z'}))
     expect(titles(await (await store()).listIndexed())).to.deep.equal(['two', 'one'])
+  })
+
+  it('verified (grep): a metadata.json changed by hand is read again', async () => {
+    await (await store()).listIndexed()
+    writeFileSync(join(dir, '.jp', 'conversations', 'jp-c1', 'metadata.json'), JSON.stringify({title: 'changed by hand', created_at: '2024-01-01T00:00:00Z'}))
+    writeFileSync(join(dir, '.jp', 'conversations', 'jp-c2', 'metadata.json'), '{corrupt')
+    const list = await (await store()).listIndexed({verify: true})
+    expect(list.map((s) => s.title ?? s.error)).to.deep.equal(['changed by hand', list[1].error])
+    expect(list[1].error).to.include('jp-c2')
   })
 
   it("sees another store's metadata writes, new conversations and removals", async () => {
@@ -55,7 +64,7 @@ describe('conversation summary index (the picker listing)', () => {
   })
 
   it('a corrupt or foreign index is rebuilt from the files', async () => {
-    const index = join(dir, '.jp', 'conversations', '.index.json')
+    const index = join(dir, '.jp', 'conversation-index.json')
     for (const bad of ['{not json', JSON.stringify({version: 99, logOffset: 0, summaries: [{id: 'jp-c1', title: 'stale'}]})]) {
       writeFileSync(index, bad)
       expect(titles(await (await store()).listIndexed())).to.deep.equal(['two', 'one'])
@@ -66,7 +75,7 @@ describe('conversation summary index (the picker listing)', () => {
   it('never appends to the change log through a link', async () => {
     const target = join(dir, 'victim')
     writeFileSync(target, 'precious\n')
-    symlinkSync(target, join(dir, '.jp', 'conversations', '.index.log'))
+    symlinkSync(target, join(dir, '.jp', 'conversation-index.log'))
     const s = await store()
     const conv = await s.load('jp-c1')
     await s.saveMetadata('jp-c1', {...conv.metadata, title: 'renamed'})

@@ -136,20 +136,21 @@ export class ConversationStore {
   }
 
   async list(): Promise<ConversationSummary[]> {
-    return this.listing(false)
+    return this.listing('files')
   }
 
   /**
    * `list` from the summary index (./summary-index.ts): the directories are
    * listed, but metadata.json is read only for conversations the index does
-   * not know or the change log names. For the resume picker, which opens on
-   * thousands of conversations; `list` stays the reader of record.
+   * not know or the change log names (with `verify`, also those whose
+   * metadata.json's lstat changed: a hand edit). For the resume picker (and
+   * `grep`, verified), which open on thousands of conversations.
    */
-  async listIndexed(): Promise<ConversationSummary[]> {
-    return this.listing(true)
+  async listIndexed(opts: {verify?: boolean} = {}): Promise<ConversationSummary[]> {
+    return this.listing(opts.verify ? 'verified' : 'indexed')
   }
 
-  private async listing(indexed: boolean): Promise<ConversationSummary[]> {
+  private async listing(from: 'files' | 'indexed' | 'verified'): Promise<ConversationSummary[]> {
     if (!(await realDirs([this.workspace.jpDir, this.workspace.conversationsDir]))) return []
     let names: string[]
     const links = new Set<string>()
@@ -163,10 +164,10 @@ export class ConversationStore {
     }
     const active = await this.activeId().catch(() => undefined)
     let stored: StoredSummary[]
-    if (indexed) {
+    if (from !== 'files') {
       const {indexedSummaries, writeIndex} = await import('./summary-index.js')
-      const listing = indexedSummaries(this.workspace.conversationsDir, names, (id) => this.summarize(id, links))
-      if (listing.changed) await writeIndex(this.workspace.conversationsDir, listing)
+      const listing = indexedSummaries(this.workspace.jpDir, this.workspace.conversationsDir, names, (id) => this.summarize(id, links), from === 'verified')
+      if (listing.changed) await writeIndex(this.workspace.jpDir, listing)
       stored = listing.summaries
     } else {
       stored = names.map((id) => this.summarize(id, links))
@@ -201,7 +202,7 @@ export class ConversationStore {
   /** Tells the summary index that `id`'s metadata changed (done by every metadata write of the store; `jp conversation edit` after the editor). */
   async markChanged(id: string): Promise<void> {
     const {markChanged} = await import('./summary-index.js')
-    await markChanged(this.workspace.conversationsDir, id)
+    await markChanged(this.workspace.jpDir, id)
   }
 
   /** Reads a small JSON file, remembering its bytes; undefined when missing. */
