@@ -57,84 +57,18 @@ export default class Init extends JpCommand {
     }
   }
 
-  /**
-   * Asks on the terminal (never stdin); undefined without a terminal. When a
-   * configured provider lists its models (as `jp models` does), they are
-   * offered in a list filtered as you type; otherwise, or on Esc or "Type a
-   * model id", the id is typed.
-   */
+  /** Asks on the terminal (never stdin): a list of the providers' models, else a typed id; undefined without a terminal. */
   private async askModel(): Promise<string | undefined> {
     const {hasTty} = await import('../lib/terminal/tty.js')
     if (!hasTty()) return undefined
-    const offered = await this.offeredModels()
-    if (offered.length > 0) {
-      const picked = await this.pickModel(offered)
-      if (picked !== TYPE_ONE) return picked
-    }
-    const {askQuestion} = await import('../lib/inquire/question.js')
-    let typed: string
+    const {askModelId} = await import('../lib/cli/model-choice.js')
     try {
-      typed = await askQuestion('Default model (PROVIDER/MODEL, empty for the offline echo/default):', {
-        // A malformed id is named under the answer, which stays to be fixed.
-        validate: (answer) => answer.trim() === '' || MODEL_RE.test(answer.trim()) || `'${answer.trim()}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5)`,
-      })
+      return await askModelId(this.cfgArgs(), MODEL_RE)
     } catch {
-      this.fail('cancelled; no workspace was created')
-    }
-    return typed.trim() || undefined
-  }
-
-  /** The ids the configured providers list (those that answer within a few seconds); none when the config does not load. */
-  private async offeredModels(): Promise<string[]> {
-    const {listModels} = await import('../lib/llm/models.js')
-    const {PROVIDER_NAMES} = await import('../lib/config/providers.js')
-    let providers
-    try {
-      // The user's config (and --cfg): where the providers' URLs and key variables are set. One that does not load offers nothing.
-      const {loadWorkspaceConfig} = await import('../lib/conversation/config.js')
-      const {findWorkspace} = await import('../lib/conversation/workspace.js')
-      const workspace = await findWorkspace({cwd: process.cwd(), env: process.env})
-      providers = (await loadWorkspaceConfig({workspace, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice: () => {}})).providers.llm
-    } catch {
-      return []
-    }
-    const listings = await listModels(providers, PROVIDER_NAMES, process.env, OFFER_TIMEOUT_MS)
-    return listings.flatMap((l) => ('models' in l ? l.models.map((m) => m.id) : [])).filter((id) => MODEL_RE.test(id))
-  }
-
-  /** The list: the offered ids filtered as you type, then "Type a model id" and "None". Esc is "Type a model id". */
-  private async pickModel(offered: string[]): Promise<string | undefined> {
-    const {searchList} = await import('../lib/inquire/search-list.js')
-    const {fuzzyScore} = await import('../lib/conversation/resume.js')
-    const {sanitizeUntrusted} = await import('../lib/text/untrusted.js')
-    const {isPromptCancelled} = await import('../lib/inquire/types.js')
-    const always = [
-      {value: TYPE_ONE, name: 'Type a model id…'},
-      {value: '', name: 'None: the offline echo/default'},
-    ]
-    const source = (term: string) => [
-      ...offered
-        .map((id, i) => [fuzzyScore(term, id), i, id] as const)
-        .filter((row): row is readonly [number, number, string] => row[0] !== undefined)
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1])
-        .map(([, , id]) => ({value: id, name: sanitizeUntrusted(id)})),
-      ...always,
-    ]
-    try {
-      const picked = await searchList('Default model (type to filter):', {pageSize: 8, source})
-      return picked === '' ? undefined : picked
-    } catch (error) {
-      if (isPromptCancelled(error) && error.reason === 'cancelled') return TYPE_ONE
       this.fail('cancelled; no workspace was created')
     }
   }
 }
-
-/** The list's row that asks for a typed id instead (a value no model id can be). */
-const TYPE_ONE = '\u0000type'
-
-/** How long init waits for the providers' lists before asking for a typed id. */
-const OFFER_TIMEOUT_MS = 3000
 
 /** The new workspace's config.toml; `model` is already a TOML string. */
 function configTemplate(model: string | undefined): string {
