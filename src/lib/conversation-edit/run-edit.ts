@@ -70,6 +70,8 @@ export async function runConversationEdit(request: ConversationEditRequest, ctx:
         confirmReopen: await reopenPrompt(),
         report: (line) => ctx.stderr(sanitizeUntrusted(line, {multiline: true})),
       })
+      // The editor wrote metadata.json behind the store's back: the listing's index must read it again.
+      for (const id of ids) await store.markChanged(id)
     }
   } finally {
     for (const release of releases) await release().catch(() => {})
