@@ -24,6 +24,7 @@ export const FRONTED: Readonly<Record<string, string>> = {
   export: '`jp conversation export` and the export format (`conversation/export.ts`)',
   fork: '`jp conversation fork` and the fork (`conversation/fork.ts`)',
   help: '`jp help` and the help class it shows (`cli/help.ts`)',
+  models: '`jp models` and the providers\' model lists (`llm/models.ts`)',
   trust: '`jp trust` and the workspace trust policy (`config/trust.ts`)',
 }
 
