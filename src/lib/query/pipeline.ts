@@ -6,7 +6,7 @@
 // loads here once and `jp --help` loads none of it.
 import type {Config} from '../config/types.js'
 import {loadWorkspaceConfig} from '../conversation/config.js'
-import {workspaceSearchHistory} from '../conversation/history.js'
+import {workspaceSearchHistory} from '../conversation/workspace-queries.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'
