@@ -39,9 +39,20 @@ function removeDrafts(dir: string): void {
   }
 }
 
-function jpContender(dir: string): Contender {
+function jpContender(dir: string, name = 'jp query', root = ROOT, extra: NodeJS.ProcessEnv = {}): Contender {
+  mkdirSync(dir, {recursive: true})
   const {env, work} = benchHome(dir, 'http://127.0.0.1:9/v1')
-  return {name: 'jp query', opts: {file: process.execPath, args: [join(ROOT, 'bin/run.js'), 'query'], cwd: work, env: {...env, TERM: 'xterm-256color'}}, reset: () => removeDrafts(env.JP_USER_DATA_DIR!)}
+  return {name, opts: {file: process.execPath, args: [join(root, 'bin/run.js'), 'query'], cwd: work, env: {...env, TERM: 'xterm-256color', ...extra}}, reset: () => removeDrafts(env.JP_USER_DATA_DIR!)}
+}
+
+/**
+ * BENCH_TTI_VARIANTS: other builds of jp, or jp with other settings, timed in
+ * the same loop (a mechanism with and without it): a JSON object of
+ * name → {"root": a built checkout, "env": {…}}; each adds a row against jp.
+ */
+function variants(dir: string): Contender[] {
+  const spec = JSON.parse(process.env.BENCH_TTI_VARIANTS ?? '{}') as Record<string, {root?: string; env?: NodeJS.ProcessEnv}>
+  return Object.entries(spec).map(([name, v], i) => jpContender(join(dir, `variant-${i}`), name, v.root ?? ROOT, v.env ?? {}))
 }
 
 /** Codex signed in with an API key and `work` trusted; its home under bench/.references (Codex refuses one under /tmp). */
@@ -85,9 +96,10 @@ export async function run(): Promise<BenchRow[]> {
   const codexBin = reference('codex')
   const claudeBin = process.env.BENCH_TTI_CLAUDE === '0' ? undefined : reference('claude')
   try {
-    const wanted = [jpContender(dir)]
+    const wanted = [jpContender(join(dir, 'jp'))]
     if (codexBin) wanted.push(codexContender(codexBin, work))
     if (claudeBin) wanted.push(claudeContender(claudeBin, work, dir))
+    wanted.push(...variants(dir))
     wanted.push({name: 'node -e 0', opts: {file: process.execPath, args: ['-e', '0'], cwd: work, env: {PATH: process.env.PATH}, exitOnly: true}})
     const contenders = await warm(wanted)
     const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
@@ -110,6 +122,7 @@ export async function run(): Promise<BenchRow[]> {
     else process.stderr.write('tti: no Codex CLI row (not installed or no prompt)\n')
     if (times.has('Claude Code')) rows.push(row('Claude Code', '(report)'))
     if (times.has('node -e 0')) rows.push(row('node -e 0', '(report)'))
+    for (const name of Object.keys(JSON.parse(process.env.BENCH_TTI_VARIANTS ?? '{}'))) if (times.has(name)) rows.push(row(name, '(report)'))
     return rows
   } finally {
     if (codexBin) spawnSync(process.execPath, [codexBin, 'app-server', 'daemon', 'stop'], {env: {PATH: process.env.PATH, HOME: join(REFERENCES, 'codex-home'), CODEX_HOME: join(REFERENCES, 'codex-home', '.codex')}, stdio: 'ignore', timeout: 10_000})

@@ -10,6 +10,7 @@
 // commands and the topics (scripts/recorded-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {cpSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -51,9 +52,9 @@ const cli = await build({
   // Optional native or build-time packages some dependencies probe for.
   // The MCP SDK (express, hono, ajv, zod behind it) loads from node_modules when a server starts (src/lib/mcp/sdk.ts).
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node', '@modelcontextprotocol/sdk'],
-  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost()],
+  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost(), stringWidthSegmenterOnFirstUse()],
 })
-writeFileSync(join(root, 'dist/jp.cjs'), asciiOnly(routeDynamicImports(cli.outputFiles[0].text)))
+writeFileSync(join(root, 'dist/jp.cjs'), withBuildId(asciiOnly(routeDynamicImports(cli.outputFiles[0].text))))
 
 /**
  * oclif sorts each plugin's commands with `a.id.localeCompare(b.id)` on every
@@ -82,6 +83,42 @@ function commandSortWithoutCollator() {
       })
     },
   }
+}
+
+/**
+ * string-width (jp's own copy) builds its `Intl.Segmenter` when imported, and the first
+ * segmenter of a process loads ICU's break-iterator data (30-60 ms on this
+ * machine under load): every run that imports the prompt or the printer paid
+ * it, though string-width needs the segmenter only for text that is not
+ * printable ASCII (it answers that from its own fast path). The same object,
+ * built on its first `segment()`. The build fails if the line is not there
+ * once (a new string-width: look again).
+ */
+function stringWidthSegmenterOnFirstUse() {
+  const line = 'const segmenter = new Intl.Segmenter();'
+  const lazy = 'let builtSegmenter;\nconst segmenter = {segment: (text) => (builtSegmenter ??= new Intl.Segmenter()).segment(text)};'
+  return {
+    name: 'string-width-segmenter',
+    setup(b) {
+      b.onLoad({filter: /[\\/]string-width[\\/]index\.js$/}, async ({path}) => {
+        const text = readFileSync(path, 'utf8')
+        const count = text.split(line).length - 1
+        // Older copies nested under other packages (oclif's, wrap-ansi's) build no segmenter at load.
+        if (count === 0 && path !== join(root, 'node_modules/string-width/index.js')) return undefined
+        if (count !== 1) throw new Error(`${path}: the segmenter to build on first use is not there once (scripts/build.js, stringWidthSegmenterOnFirstUse)`)
+        return {contents: text.replace(line, lazy), loader: 'js'}
+      })
+    },
+  }
+}
+
+/**
+ * The bundle with its build id as its last line: the SHA-1 of the text
+ * before it. The code cache carries the same id, and bin/load.js uses the
+ * cache only when the two match, without hashing the bundle at start-up.
+ */
+function withBuildId(text) {
+  return `${text}\n//# jp-build-id ${createHash('sha1').update(text).digest('hex')}\n`
 }
 
 /**

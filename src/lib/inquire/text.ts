@@ -2,20 +2,20 @@
 // motion, deletion and render step needs. Width follows East-Asian width via
 // string-width (emoji and ZWJ sequences are two cells, combining marks zero).
 import stringWidth from 'string-width'
-import {graphemeSegmenter} from '../text/graphemes.js'
+import {graphemeSegments} from '../text/graphemes.js'
 
 
 /** The grapheme clusters of `text`, in order. */
 export function graphemes(text: string): string[] {
   const out: string[] = []
-  for (const {segment} of graphemeSegmenter().segment(text)) out.push(segment)
+  for (const {segment} of graphemeSegments(text)) out.push(segment)
   return out
 }
 
 /** UTF-16 offsets of every grapheme boundary of `text`, including 0 and text.length. */
 export function graphemeBoundaries(text: string): number[] {
   const out: number[] = []
-  for (const {index} of graphemeSegmenter().segment(text)) out.push(index)
+  for (const {index} of graphemeSegments(text)) out.push(index)
   out.push(text.length)
   return out
 }

@@ -8,7 +8,7 @@
 // last column leaves the cursor there, the wrap pending until the next
 // character (a newline then ends that row, it adds no blank one).
 import stringWidth from 'string-width'
-import {graphemeSegmenter} from '../text/graphemes.js'
+import {graphemeSegments} from '../text/graphemes.js'
 
 /** The cursor on the current line: `column` 0..width (width: the row is full, the wrap pending); `open`: text since the last newline. */
 export interface LinePosition {
@@ -38,7 +38,7 @@ export function advance(text: string, from: LinePosition, width: number): LinePo
     const end = column + tail.length
     return {column: end <= cols ? end : ((end - cols - 1) % cols) + 1, open: true}
   }
-  for (const {segment} of graphemeSegmenter().segment(tail.replace(ESCAPES, ''))) {
+  for (const {segment} of graphemeSegments(tail.replace(ESCAPES, ''))) {
     if (segment === '\t') {
       // To the next stop, never past the last column (a tab does not wrap).
       column = Math.min(cols - 1, (Math.floor(column / TAB) + 1) * TAB)

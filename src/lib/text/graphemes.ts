@@ -10,3 +10,25 @@ export function graphemeSegmenter(): Intl.Segmenter {
   segmenter ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'})
   return segmenter
 }
+
+/** One grapheme cluster of a text and where it starts (UTF-16 offset). */
+export interface GraphemeSegment {
+  index: number
+  segment: string
+}
+
+// Printable ASCII only: every character is a cluster of its own (no rule of
+// UAX #29 joins two of them; CR LF is the one ASCII pair, and it is not printable).
+// eslint-disable-next-line no-control-regex
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+
+/**
+ * The grapheme clusters of `text`: printable ASCII (typed keys, the prompt's
+ * own text) split by character without the segmenter, so a prompt whose
+ * input is ASCII never loads ICU's break-iterator data; anything else
+ * through the shared segmenter.
+ */
+export function graphemeSegments(text: string): Iterable<GraphemeSegment> {
+  if (PRINTABLE_ASCII.test(text)) return Array.from(text, (segment, index) => ({index, segment}))
+  return graphemeSegmenter().segment(text)
+}
