@@ -2,7 +2,7 @@
 // motion, deletion and render step needs. Width follows East-Asian width via
 // string-width (emoji and ZWJ sequences are two cells, combining marks zero).
 import stringWidth from 'string-width'
-import {graphemeSegments} from '../text/graphemes.js'
+import {graphemeSegments, isSimpleText} from '../text/graphemes.js'
 
 
 /** The grapheme clusters of `text`, in order. */
@@ -22,5 +22,7 @@ export function graphemeBoundaries(text: string): number[] {
 
 /** Terminal cells occupied by `text` (no control characters expected). */
 export function displayWidth(text: string): number {
+  // One cell a character, known without string-width's segmenter (text/graphemes.ts).
+  if (isSimpleText(text)) return text.length
   return stringWidth(text, {countAnsiEscapeCodes: false})
 }

@@ -17,18 +17,31 @@ export interface GraphemeSegment {
   segment: string
 }
 
-// Printable ASCII only: every character is a cluster of its own (no rule of
-// UAX #29 joins two of them; CR LF is the one ASCII pair, and it is not printable).
-// eslint-disable-next-line no-control-regex
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+/**
+ * Characters each of which is one grapheme cluster and one terminal cell
+ * whatever surrounds it: printable ASCII, Latin-1 and the Latin extensions up
+ * to U+02FF (not the soft hyphen, which takes no cell), general punctuation
+ * (dashes, quotes, bullets, the ellipsis; not the invisible controls and
+ * spaces around them) and arrows. No rule of UAX #29 joins two of them (the
+ * one ASCII pair, CR LF, is not printable); combining marks start at U+0300,
+ * so text of these alone has no cluster longer than a character.
+ * test/text/graphemes.test.ts checks every one against Intl.Segmenter and
+ * string-width. Prompt chrome ("Enter to send · …") and typed ASCII are such
+ * text: measuring and editing them loads no ICU break-iterator data.
+ */
+const SIMPLE = /^[\x20-\x7e\xa0-\xac\xae-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff]*$/
+
+/** Whether every character of `text` is a grapheme of its own, one cell wide (SIMPLE). */
+export function isSimpleText(text: string): boolean {
+  return SIMPLE.test(text)
+}
 
 /**
- * The grapheme clusters of `text`: printable ASCII (typed keys, the prompt's
- * own text) split by character without the segmenter, so a prompt whose
- * input is ASCII never loads ICU's break-iterator data; anything else
- * through the shared segmenter.
+ * The grapheme clusters of `text`: simple text (typed keys, the prompt's
+ * own chrome) split by character without the segmenter, so a prompt whose
+ * input is such text never builds one; anything else through the shared segmenter.
  */
 export function graphemeSegments(text: string): Iterable<GraphemeSegment> {
-  if (PRINTABLE_ASCII.test(text)) return Array.from(text, (segment, index) => ({index, segment}))
+  if (SIMPLE.test(text)) return Array.from(text, (segment, index) => ({index, segment}))
   return graphemeSegmenter().segment(text)
 }
