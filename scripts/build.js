@@ -52,7 +52,7 @@ const cli = await build({
   // Optional native or build-time packages some dependencies probe for.
   // The MCP SDK (express, hono, ajv, zod behind it) loads from node_modules when a server starts (src/lib/mcp/sdk.ts).
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node', '@modelcontextprotocol/sdk'],
-  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost(), stringWidthSegmenterOnFirstUse()],
+  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost(), stringWidthSetUpOnFirstUse()],
 })
 writeFileSync(join(root, 'dist/jp.cjs'), withBuildId(asciiOnly(routeDynamicImports(cli.outputFiles[0].text))))
 
@@ -86,27 +86,32 @@ function commandSortWithoutCollator() {
 }
 
 /**
- * string-width (jp's own copy) builds its `Intl.Segmenter` when imported, and the first
- * segmenter of a process loads ICU's break-iterator data (30-60 ms on this
- * machine under load): every run that imports the prompt or the printer paid
- * it, though string-width needs the segmenter only for text that is not
- * printable ASCII (it answers that from its own fast path). The same object,
- * built on its first `segment()`. The build fails if the line is not there
- * once (a new string-width: look again).
+ * string-width (jp's own copy) sets itself up when imported: an
+ * `Intl.Segmenter` (the first of a process loads ICU's break-iterator data)
+ * and four Unicode-property regular expressions, 30-75 ms on this machine
+ * under load, paid by every run that loads the printer or the prompt, most of
+ * which measure only text the callers answer without it (isSimpleText). The
+ * module's body after its two imports becomes a function run at the first
+ * call: the same code, set up on first use. The build fails if the module is
+ * not shaped so (two imports, then one `export default function stringWidth`
+ * as its only export): a new string-width, look again.
  */
-function stringWidthSegmenterOnFirstUse() {
-  const line = 'const segmenter = new Intl.Segmenter();'
-  const lazy = 'let builtSegmenter;\nconst segmenter = {segment: (text) => (builtSegmenter ??= new Intl.Segmenter()).segment(text)};'
+function stringWidthSetUpOnFirstUse() {
+  const imports = "import stripAnsi from 'strip-ansi';\nimport {eastAsianWidth} from 'get-east-asian-width';\n"
+  const entry = 'export default function stringWidth('
   return {
-    name: 'string-width-segmenter',
+    name: 'string-width-on-first-use',
     setup(b) {
       b.onLoad({filter: /[\\/]string-width[\\/]index\.js$/}, async ({path}) => {
         const text = readFileSync(path, 'utf8')
-        const count = text.split(line).length - 1
-        // Older copies nested under other packages (oclif's, wrap-ansi's) build no segmenter at load.
-        if (count === 0 && path !== join(root, 'node_modules/string-width/index.js')) return undefined
-        if (count !== 1) throw new Error(`${path}: the segmenter to build on first use is not there once (scripts/build.js, stringWidthSegmenterOnFirstUse)`)
-        return {contents: text.replace(line, lazy), loader: 'js'}
+        // Older copies nested under other packages (oclif's, wrap-ansi's) set up nothing costly.
+        if (path !== join(root, 'node_modules/string-width/index.js')) return undefined
+        if (!text.startsWith(imports) || text.split(entry).length !== 2 || text.split(/^export /m).length !== 2) {
+          throw new Error(`${path}: not the shape to set up on first use (scripts/build.js, stringWidthSetUpOnFirstUse)`)
+        }
+        const body = text.slice(imports.length).replace(entry, 'return function stringWidth(')
+        const contents = `${imports}let setUp;\nexport default function stringWidth(input, options) {\n  setUp ??= (() => {\n${body}\n})();\n  return setUp(input, options);\n}\n`
+        return {contents, loader: 'js'}
       })
     },
   }
