@@ -99,6 +99,16 @@ describe('start-up: heavy modules load lazily', function () {
       expect(built(c)).to.deep.equal([])
     })
 
+    it('jp query on a terminal: the renderer (markdown-it, src/lib/markdown) is not loaded before the prompt has closed', async () => {
+      const c = await promptCoverage(async (term) => {
+        await term.waitForText('Query:')
+        term.type('zqj')
+        await term.waitForText('Query: zqj')
+      })
+      expect([...c.ran].some((m) => m.startsWith('src/lib/inquire/')), 'the probe works: the prompt ran').to.equal(true)
+      expect([...c.ran].filter((m) => /^src\/lib\/markdown\/|\/markdown-it\//.test(m))).to.deep.equal([])
+    })
+
     it('the probe works: typing a combining accent builds one', async () => {
       const c = await promptCoverage(async (term) => {
         await term.waitForText('Query:')
