@@ -12,6 +12,7 @@
 import * as nodePty from '@lydell/node-pty'
 import type * as XtermHeadless from '@xterm/headless'
 import {createRequire} from 'node:module'
+import {readdirSync, readFileSync} from 'node:fs'
 
 const require = createRequire(import.meta.url)
 const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
@@ -26,6 +27,24 @@ export interface ReadyRun {
   readyMs: number
   /** What the screen showed then (for a failed run's message). */
   screen: string
+  /**
+   * CPU time the program's process had used by then (all its threads, from
+   * /proc/PID/task/*\/schedstat; the shell before the exec included): steadier
+   * than the wall on a loaded machine. NaN where /proc has no schedstat.
+   * Work done in other processes (Codex's daemon) is not in it.
+   */
+  cpuMs: number
+}
+
+/** Nanoseconds on a CPU of every thread of `pid`, in ms. */
+function processCpuMs(pid: number): number {
+  try {
+    let ns = 0
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    return ns / 1e6
+  } catch {
+    return Number.NaN
+  }
 }
 
 export interface ReadyOptions {
@@ -98,11 +117,11 @@ export function timeToReady(opts: ReadyOptions): Promise<ReadyRun> {
       // The screen is read once xterm has parsed this chunk (it parses asynchronously).
       const at = elapsed()
       terminal.write(data, () => {
-        if (!opts.exitOnly && screenText().includes(PROBE)) finish(undefined, {readyMs: at, screen: screenText()})
+        if (!opts.exitOnly && screenText().includes(PROBE)) finish(undefined, {readyMs: at, screen: screenText(), cpuMs: processCpuMs(pty.pid)})
       })
     })
     pty.onExit(({exitCode}) => {
-      if (opts.exitOnly) finish(exitCode === 0 ? undefined : new Error(`${opts.file} exited ${exitCode}`), {readyMs: elapsed(), screen: ''})
+      if (opts.exitOnly) finish(exitCode === 0 ? undefined : new Error(`${opts.file} exited ${exitCode}`), {readyMs: elapsed(), screen: '', cpuMs: Number.NaN})
       else finish(new Error(`${opts.file} ${opts.args.join(' ')} exited (${exitCode}) before a key showed; screen:\n${screenText()}`))
     })
   })
