@@ -37,7 +37,7 @@ export interface ReadyRun {
 }
 
 /** Nanoseconds on a CPU of every thread of `pid`, in ms. */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   try {
     let ns = 0
     for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
