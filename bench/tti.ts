@@ -71,9 +71,10 @@ function codexContender(bin: string, work: string): Contender {
 function claudeContender(bin: string, work: string, dir: string): Contender {
   const home = join(dir, 'claude-home')
   mkdirSync(home)
-  // Onboarding done and the directory trusted, as on a user's second run.
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({hasCompletedOnboarding: true, projects: {[work]: {hasTrustDialogAccepted: true}}}))
-  const env = {PATH: process.env.PATH, TERM: 'xterm-256color', HOME: home, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-key', DISABLE_AUTOUPDATER: '1', LANG: process.env.LANG ?? 'C.UTF-8'}
+  // Onboarding done, the key approved and the directory trusted, as on a user's second run.
+  const key = 'sk-ant-bench-not-a-key'
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({hasCompletedOnboarding: true, customApiKeyResponses: {approved: [key.slice(-20)], rejected: []}, projects: {[work]: {hasTrustDialogAccepted: true}}}))
+  const env = {PATH: process.env.PATH, TERM: 'xterm-256color', HOME: home, ANTHROPIC_API_KEY: key, DISABLE_AUTOUPDATER: '1', LANG: process.env.LANG ?? 'C.UTF-8'}
   return {name: 'Claude Code', opts: {...launcher(bin), cwd: work, env}}
 }
 
