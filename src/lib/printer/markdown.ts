@@ -20,7 +20,7 @@ export interface MarkdownStream {
   lineBroken(): void
   /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
   cut?(): string
-  /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
+  /** Rendering elsewhere (hand-off.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
@@ -31,7 +31,7 @@ export interface PrinterMarkdown {
   /**
    * For assistant text on stdout. Given a sink, a long answer may be
    * rendered on a second thread, its output then written to the sink as it
-   * comes rather than returned (render-worker.ts).
+   * comes rather than returned (hand-off.ts).
    */
   assistant?: (sink?: (text: string) => void) => MarkdownStream
   /** For reasoning on stderr (dimmed). */
@@ -119,8 +119,8 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<DeferredM
 /** The renderer's module, loaded and warmed, and the run's render worker. */
 interface LoadedRenderers {
   markdown: typeof import('../markdown/index.js')
-  worker: ReturnType<typeof import('./render-worker.js').sharedWorker>
-  handOff: typeof import('./render-worker.js').HandOffStream
+  worker: ReturnType<typeof import('./hand-off.js').sharedWorker>
+  handOff: typeof import('./hand-off.js').HandOffStream
 }
 
 /** The assistant's stream: rendered here, or handed to the worker for a long answer when given a sink. */
@@ -133,7 +133,7 @@ function assistantStream(r: LoadedRenderers, common: Omit<RendererOptions, 'colu
 function warmRenderers(): () => Promise<LoadedRenderers> {
   let loading: Promise<LoadedRenderers> | undefined
   return () =>
-    (loading ??= Promise.all([import('../markdown/index.js'), import('./render-worker.js')]).then(([markdown, {HandOffStream, sharedWorker}]) => {
+    (loading ??= Promise.all([import('../markdown/index.js'), import('./hand-off.js')]).then(([markdown, {HandOffStream, sharedWorker}]) => {
       markdown.tuneCompiler()
       markdown.prewarm()
       // One thread for all the run's answers (a tool loop answers many times), booted for the first.
