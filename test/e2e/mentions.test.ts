@@ -6,7 +6,7 @@ import {execFileSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {makeSandbox, BIN, type Sandbox} from '../helpers/cli.js'
-import {openaiText} from '../helpers/openai-stream.js'
+import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 import {userMessagesOf, writeServerConfig} from '../fixtures/e2e/scripted-query.js'
@@ -279,5 +279,35 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
     expect(res.code, t.screenText()).to.equal(0)
     const messages = server.requests[1].json().messages as Array<{role: string; content: string}>
     expect(messages.at(-1)).to.deep.equal({role: 'user', content: 'then @docs/readme.md\n\nAttached file docs/readme.md:\n```\n# read me\n```'})
+  })
+
+  it('a reply steered in at the next step carries its mentioned file, after the tool results (issue 36)', async () => {
+    const replay = await startReplayServer([{body: openaiToolCall('call_1', 'slow', {})}, {body: openaiText(['read it.'])}])
+    try {
+      run = new JpRun({
+        baseUrl: `${replay.url}/v1`,
+        toml: '[interrupt]\nqueue_delivery = "next_step"\n[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo ran"]}\nrun = "unattended"\n',
+      })
+      writeTree(run.sb.cwd)
+      await run.start('use the tool')
+      const t = run.term
+      await t.waitForText('Running slow')
+      t.type('see @docs/readme.md')
+      await t.waitForText('Queue: see @docs/readme.md')
+      t.send(keys.enter)
+      const res = await run.finish()
+      expect(res.code, t.screenText()).to.equal(0)
+      expect(replay.requests, t.screenText()).to.have.length(2)
+      const messages = replay.requests[1].json() as {messages: Array<{role: string; content: string}>}
+      expect(messages.messages.slice(-2)).to.deep.equal([
+        {role: 'tool', tool_call_id: 'call_1', content: 'ran\n'},
+        {role: 'user', content: 'see @docs/readme.md\n\nAttached file docs/readme.md:\n```\n# read me\n```'},
+      ])
+      const events = (await run.events()) as Array<{type: string; queued?: string; path?: string}>
+      const at = events.findIndex((e) => e.type === 'chat_request' && e.queued === 'next_step')
+      expect(events[at + 1], JSON.stringify(events)).to.include({type: 'attachment'})
+    } finally {
+      await replay.close()
+    }
   })
 })

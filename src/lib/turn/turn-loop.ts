@@ -361,7 +361,9 @@ async function deliverAtStep(deps: TurnDeps): Promise<void> {
   if (queue?.delivery !== 'next_step' || !queue.takeForStep || queue.composing?.()) return
   const text = queue.takeForStep()
   if (text === undefined) return
-  deps.events.push(event.chatRequest(text, 'next_step'))
+  // Its mentioned files go with it, as with any reply; read before the store, which comes before the draft lets go.
+  const attachments = await mentionedFiles(deps, text)
+  deps.events.push(event.chatRequest(text, 'next_step'), ...attachments.map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   await queue.delivered?.()
   deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
