@@ -370,10 +370,10 @@ async function deliverAtStep(deps: TurnDeps): Promise<void> {
   deps.printer.event({type: 'queued_reply', delivered: 'next_step', text})
 }
 
-/** The turn was discarded (`a`): replies delivered at a step in it are queued text again, kept as the draft. */
+/** The turn was discarded (`a`): the queued replies delivered in it (at a step, or as its query at a turn's end) are queued text again, kept as the draft. */
 async function restoreSteered(deps: TurnDeps, discarded: readonly ConversationEvent[]): Promise<void> {
   for (const e of discarded) {
-    if (e.type === 'chat_request' && e.queued === 'next_step') await deps.queue?.restore?.(String(e.content))
+    if (e.type === 'chat_request' && e.queued !== undefined) await deps.queue?.restore?.(String(e.content))
   }
 }
 
