@@ -23,7 +23,7 @@ describe('e2e: steer fuzz in a real terminal (issue 36)', function () {
     const t0 = Date.now()
     let n = 0
     // Sessions from the seed, one after another, until the rounds are played.
-    const sessions = fc.sample(sessionArb(30, 50), {seed: FC_SEED, numRuns: 200})
+    const sessions = fc.sample(sessionArb(40, 60), {seed: FC_SEED, numRuns: 200})
     for (const [i, session] of sessions.entries()) {
       if (tally.rounds >= ROUNDS) break
       // PTY_FUZZ_ONLY=i replays one session of the seed.
