@@ -311,3 +311,54 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
     }
   })
 })
+
+describe('e2e: @ mentions in the tool prompts (the result editor, the skip reason)', function () {
+  this.timeout(60_000)
+  let run: JpRun | undefined
+  let replay: ReplayServer | undefined
+  afterEach(async () => {
+    run?.dispose()
+    run = undefined
+    await replay?.close()
+    replay = undefined
+  })
+
+  const README = 'Attached file docs/readme.md:\n```\n# read me\n```'
+  async function start(tool: string): Promise<PtySession> {
+    replay = await startReplayServer([{body: openaiToolCall('call_1', 'look', {})}, {body: openaiText(['seen.'])}])
+    run = new JpRun({baseUrl: `${replay.url}/v1`, toml: `[conversation.tools.look]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; echo ran"]}\n${tool}`})
+    writeTree(run.sb.cwd)
+    await run.start('use the tool')
+    return run.term
+  }
+  const toolMessage = () => (replay!.requests[1].json() as {messages: Array<{role: string; content: string}>}).messages.find((m) => m.role === 'tool')!
+
+  it('the result editor: a mentioned file goes to the model with the edited result, after it; a missing one keeps the editor open with one line', async () => {
+    const t = await start('run = "unattended"\nresult = "edit"\n')
+    await t.waitForText('Edit result before delivery')
+    t.type(' and @nope.md')
+    t.send(keys.enter)
+    await t.waitForText('⚠ @nope.md: no such file')
+    t.send(keys.ctrlW)
+    t.type('@docs/readme.md')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    expect(replay!.requests).to.have.length(2)
+    const content = toolMessage().content
+    expect(content, content).to.match(/^ran\n? and @docs\/readme\.md\n\n/)
+    expect(content.endsWith(README), content).to.equal(true)
+  })
+
+  it('the skip reason: a mentioned file goes with the reason the model reads', async () => {
+    const t = await start('run = "ask"\n')
+    await t.waitForText('Run local tool look?')
+    t.send('r')
+    await t.waitForText('Reason for skipping (optional)')
+    t.type('use @docs/readme.md instead')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    expect(toolMessage().content).to.equal(`Tool run skipped by user with a message:\n\nuse @docs/readme.md instead\n\n${README}`)
+  })
+})

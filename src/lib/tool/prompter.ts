@@ -170,6 +170,12 @@ export interface ToolPrompterDeps {
   columns?: () => number | undefined
   /** Where Ctrl+C at a prompt goes (SPEC §18); absent: it backs out of the prompt. */
   scope?: ToolPromptScope
+  /**
+   * The files a text typed here mentions (`@PATH`, SPEC §19), each as the
+   * model reads an attachment; rejects with one line. Absent: mentions
+   * complete only.
+   */
+  mentionBlocks?: (text: string) => Promise<string[]>
 }
 
 type Selected = {key: string} | {cancelled: CancelReason}
@@ -305,7 +311,7 @@ export class ToolPrompter {
   async skipReason(): Promise<string | undefined | {exit: ToolPromptExit}> {
     let text = ''
     const asked = await this.scoped(async (signal) => {
-      const result = await this.edit(SKIP_REASON_PROMPT, text, signal, SKIP_REASON_PLACEHOLDER)
+      const result = await this.edit(SKIP_REASON_PROMPT, text, signal, SKIP_REASON_PLACEHOLDER, true)
       if (result.type === 'cancelled') text = result.text
       return result
     }, () => false)
@@ -314,7 +320,7 @@ export class ToolPrompter {
     if (result.type === 'cancelled') return undefined
     const trimmed = result.text.trim()
     if (trimmed === '' || trimmed === SKIP_REASON_PLACEHOLDER) return undefined
-    return result.text
+    return this.withMentions(result.text)
   }
 
   /** `Deliver NAME result to assistant?` (default `y`); backing out does not deliver. */
@@ -332,13 +338,29 @@ export class ToolPrompter {
   async editResult(result: string): Promise<string | {exit: ToolPromptExit}> {
     let text = result
     const edited = await this.scoped(async (signal) => {
-      const outcome = await this.edit(EDIT_RESULT_PROMPT, text, signal)
+      const outcome = await this.edit(EDIT_RESULT_PROMPT, text, signal, undefined, true)
       if (outcome.type === 'cancelled') text = outcome.text
       return outcome
     }, isCtrlC)
     if ('exit' in edited) return edited
-    if (edited.value.type === 'submit' && isNonBlank(edited.value.text)) return edited.value.text
+    if (edited.value.type === 'submit' && isNonBlank(edited.value.text)) return this.withMentions(edited.value.text)
     return result
+  }
+
+  /**
+   * A text the model reads as the call's result (an edited result, a skip
+   * reason) with the files it mentions after it, as a reply carries them.
+   * The prompt checked them before it let the text go; one that changed
+   * since is a notice, and the text goes without it rather than be lost.
+   */
+  private async withMentions(text: string): Promise<string> {
+    if (!this.deps.mentionBlocks) return text
+    try {
+      return [text, ...(await this.deps.mentionBlocks(text))].join('\n\n')
+    } catch (error) {
+      this.deps.notice(`not attached: ${errorMessage(error)}`)
+      return text
+    }
   }
 
   /** The result step for one call, by `result` mode on a terminal (SPEC §8.3). */
@@ -384,8 +406,9 @@ export class ToolPrompter {
   }
 
   /** One showing of the inline widget (Ctrl+X escape included); a cancel keeps its buffer. */
-  private edit(message: string, initialText: string, signal: AbortSignal | undefined, placeholder?: string): Promise<InlineEditResult> {
-    return editInline(this.composeDeps, {message, initialText, editorEscape: true, placeholder, signal})
+  private edit(message: string, initialText: string, signal: AbortSignal | undefined, placeholder?: string, attaches = false): Promise<InlineEditResult> {
+    const attachesMentions = attaches && this.deps.mentionBlocks !== undefined
+    return editInline(this.composeDeps, {message, initialText, editorEscape: true, placeholder, signal, attachesMentions})
   }
 
   /**
