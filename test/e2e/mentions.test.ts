@@ -350,6 +350,22 @@ describe('e2e: @ mentions in the tool prompts (the result editor, the skip reaso
     expect(content.endsWith(README), content).to.equal(true)
   })
 
+  it('the argument editor: the tool gets the JSON as typed; the mentioned file goes to the model after the call\'s result', async () => {
+    const t = await start('run = "ask"\n')
+    await t.waitForText('Run local tool look?')
+    t.send('e')
+    await t.waitForText('{}')
+    t.send(keys.ctrlU)
+    t.type('{"file": "@docs/readme.md"}')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    const request = replay!.requests[1].json() as {messages: Array<{role: string; content: string; tool_calls?: Array<{function: {arguments: string}}>}>}
+    const call = request.messages.find((m) => m.tool_calls)!
+    expect(JSON.parse(call.tool_calls![0].function.arguments)).to.deep.equal({file: '@docs/readme.md'})
+    expect(toolMessage().content).to.equal(`ran\n\n\n${README}`)
+  })
+
   it('the skip reason: a mentioned file goes with the reason the model reads', async () => {
     const t = await start('run = "ask"\n')
     await t.waitForText('Run local tool look?')

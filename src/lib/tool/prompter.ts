@@ -48,12 +48,13 @@ export interface ToolPromptScope {
 }
 
 export type PermissionResult =
-  | {type: 'run'; args: ToolArguments; remember: boolean}
+  /** `attached`: the files the edited arguments mention, as the model reads them, for after the call's result. */
+  | {type: 'run'; args: ToolArguments; remember: boolean; attached?: string}
   | {type: 'skip'; reason?: string; remember: boolean}
   | {type: 'interrupted'; exit: ToolPromptExit}
 
 export type ArgumentEditResult =
-  | {type: 'edited'; args: ToolArguments}
+  | {type: 'edited'; args: ToolArguments; attached?: string}
   /** The buffer was emptied: back to the permission prompt, arguments unchanged. */
   | {type: 'emptied'}
   | {type: 'cancelled'}
@@ -68,7 +69,7 @@ export type ResultReview = {deliver: true; content: string} | {deliver: false; e
 function afterEdit(edited: ArgumentEditResult): PermissionResult | 'ask' {
   switch (edited.type) {
     case 'edited': {
-      return {type: 'run', args: edited.args, remember: false}
+      return {type: 'run', args: edited.args, remember: false, ...(edited.attached ? {attached: edited.attached} : {})}
     }
 
     case 'cancelled': {
@@ -287,7 +288,7 @@ export class ToolPrompter {
     let message = EDIT_ARGUMENTS_PROMPT
     for (;;) {
       const edited = await this.scoped(async (signal) => {
-        const result = await this.edit(header ? `${header}\n${message}` : message, text, signal)
+        const result = await this.edit(header ? `${header}\n${message}` : message, text, signal, undefined, true)
         // Kept for `b`: the widget comes back as the user left it.
         if (result.type === 'cancelled') text = result.text
         return result
@@ -297,7 +298,11 @@ export class ToolPrompter {
       if (result.type === 'cancelled') return {type: 'cancelled'}
       if (!isNonBlank(result.text)) return {type: 'emptied'}
       const parsed = parseArguments(result.text)
-      if (parsed.ok) return {type: 'edited', args: parsed.args}
+      // The tool gets the JSON as typed; the files it mentions go to the model after the call's result.
+      if (parsed.ok) {
+        const attached = await this.mentionedBlocks(result.text)
+        return {type: 'edited', args: parsed.args, ...(attached === undefined ? {} : {attached})}
+      }
       text = result.text
       message = `Invalid JSON: ${parsed.message}`
     }
@@ -354,12 +359,19 @@ export class ToolPrompter {
    * since is a notice, and the text goes without it rather than be lost.
    */
   private async withMentions(text: string): Promise<string> {
-    if (!this.deps.mentionBlocks) return text
+    const blocks = await this.mentionedBlocks(text)
+    return blocks === undefined ? text : `${text}\n\n${blocks}`
+  }
+
+  /** The files `text` mentions, as the model reads them (undefined: none). */
+  private async mentionedBlocks(text: string): Promise<string | undefined> {
+    if (!this.deps.mentionBlocks) return undefined
     try {
-      return [text, ...(await this.deps.mentionBlocks(text))].join('\n\n')
+      const blocks = await this.deps.mentionBlocks(text)
+      return blocks.length > 0 ? blocks.join('\n\n') : undefined
     } catch (error) {
       this.deps.notice(`not attached: ${errorMessage(error)}`)
-      return text
+      return undefined
     }
   }
 
