@@ -87,10 +87,26 @@ export function score(c: Candidate, q: string, tail = '/' + q): number {
   return s + c.boost - path.length * 0.01
 }
 
+/**
+ * The most `score` can give `c` for a one-letter query: the letter (1), a
+ * word start (8), a run at the path's end (4), in the file name (10), the
+ * name's first letter (15), the whole name (20), the boost, the length.
+ */
+function letterBound(c: Candidate, letter: number): number {
+  const first = c.lower.charCodeAt(c.base) === letter
+  const whole = first && c.lower.length === c.base + 1
+  return 23 + (first ? 15 : 0) + (whole ? 20 : 0) + c.boost - c.path.length * 0.01
+}
+
 /** Keeps the `limit` best (score, candidate) pairs, best first. */
 class Best {
   readonly items: Array<{s: number; c: Candidate}> = []
   constructor(private readonly limit: number) {}
+  /** The score a candidate must beat to get in (NO_MATCH while there is room). */
+  get bar(): number {
+    return this.items.length === this.limit ? this.items[this.items.length - 1].s : NO_MATCH
+  }
+
   add(s: number, c: Candidate): void {
     const items = this.items
     if (items.length === this.limit && s <= items[items.length - 1].s) return
@@ -137,8 +153,16 @@ export class PathMatcher {
     const best = new Best(limit)
     const mask = charMask(q)
     const tail = '/' + q
+    // A one-letter query (the first key of a mention, over every file): its
+    // mask bit is the match test, and most paths cannot reach the list.
+    const letter = q.length === 1 && q >= 'a' && q <= 'z' ? q.charCodeAt(0) : -1
     for (const c of pool) {
       if ((c.mask & mask) !== mask) continue
+      if (letter !== -1) {
+        matched.push(c)
+        if (letterBound(c, letter) > best.bar) best.add(score(c, q, tail), c)
+        continue
+      }
       const s = score(c, q, tail)
       if (s === NO_MATCH) continue
       matched.push(c)
