@@ -583,21 +583,30 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
  * waiting would keep the process alive with a prompt on the screen.
  */
 async function waitForMenu(state: MenuState, router: SignalRouter | undefined): Promise<void> {
-  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
-  while (state.menu) {
-    const open: Promise<StreamingInterruptAction> = state.menu
-    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
-    if (router?.shutdownSignal.aborted) {
-      state.menu = undefined
-      break
+  // Every response passes here: the listener goes when the wait does (one
+  // left per request was Node's MaxListenersExceededWarning on the terminal
+  // from the eleventh step of a tool loop on; found by the pty fuzzer).
+  const done = new AbortController()
+  const shutdownStarted = router && state.menu ? abortPromise(router.shutdownSignal, done.signal) : undefined
+  try {
+    while (state.menu) {
+      const open: Promise<StreamingInterruptAction> = state.menu
+      await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
+      if (router?.shutdownSignal.aborted) {
+        state.menu = undefined
+        break
+      }
+      if (state.menu === open) state.menu = undefined
     }
-    if (state.menu === open) state.menu = undefined
+  } finally {
+    done.abort()
   }
 }
 
-function abortPromise(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts; its listener is removed when `until` aborts. */
+function abortPromise(signal: AbortSignal, until: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true, signal: until}))
 }
 
 /**
