@@ -1,6 +1,6 @@
 // Saving never waits for the screen (SPEC §19, issue 34): with the render
 // worker stalled forever (the JP_TEST_STALL_RENDER fault seam in
-// markdown/worker.ts), every received event is still journalled — the saved
+// markdown/render-thread.ts), every received event is still journalled — the saved
 // answer runs ahead of the screen — and Ctrl+C opens the menu, SIGTERM ends
 // jp gracefully, SIGKILL loses at most the last second.
 import {expect} from 'chai'

@@ -19,7 +19,7 @@ export interface MarkdownStream {
   lineBroken(): void
   /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
   cut?(): string
-  /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
+  /** Rendering elsewhere (hand-off.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
@@ -30,7 +30,7 @@ export interface PrinterMarkdown {
   /**
    * For assistant text on stdout. Given a sink, a long answer may be
    * rendered on a second thread, its output then written to the sink as it
-   * comes rather than returned (render-worker.ts).
+   * comes rather than returned (hand-off.ts).
    */
   assistant?: (sink?: (text: string) => void) => MarkdownStream
   /** For reasoning on stderr (dimmed). */
@@ -78,7 +78,7 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
+  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./hand-off.js')])
   tuneCompiler()
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()

@@ -331,7 +331,7 @@ export class Printer {
     this.reasoningMd?.lineBroken()
   }
 
-  /** Blocks until a render worker has given back all it was given (see render-worker.ts): call before anything else goes to the terminal. */
+  /** Blocks until a render worker has given back all it was given (see hand-off.ts): call before anything else goes to the terminal. */
   private syncAssistant(): void {
     this.assistantMd?.sync?.()
   }
