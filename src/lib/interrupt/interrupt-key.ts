@@ -31,6 +31,7 @@ import {onTerminalBorrow} from '../terminal/borrow.js'
 import {holdInterruptKeyMode} from '../terminal/key-mode.js'
 import {openTtyReadStream} from '../terminal/tty.js'
 import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
+import {GapKeys} from './gap-keys.js'
 
 /** How long keys wait as typeahead for a prompt that said it opens; then they are read here again. */
 const CAPTURE_MS = 1000
@@ -72,6 +73,7 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
   const text = new StringDecoder('utf8')
   /** Set while keys wait for a prompt that is opening (until it reads the terminal, or CAPTURE_MS). */
   let capture: NodeJS.Timeout | undefined
+  const gap = new GapKeys()
 
   const endCapture = () => {
     clearTimeout(capture)
@@ -92,6 +94,7 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
         onCtrlC()
         return
       }
+      if (listeners.length === 0 && gap.keep(key.sequence + rest())) return
       const open = listeners.at(-1)?.(key)
       if (open) {
         keepTypeahead(key.sequence + rest())
@@ -135,6 +138,7 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
   const unsubscribe = onTerminalBorrow({
     borrowed() {
       borrowed++
+      gap.drop()
       unlisten()
       // The prompt that was opening reads the kept keys itself.
       endCapture()
@@ -149,15 +153,20 @@ export function readInterruptKey(onCtrlC: () => void): InterruptKeyReader | unde
   return {
     onKey(listener) {
       listeners.push(listener)
+      // Keys typed between two phases: theirs, once the caller has armed it.
+      const kept = gap.take()
+      if (kept !== '') setImmediate(() => listeners.includes(listener) && !stopped && read(kept))
       return () => {
         const i = listeners.lastIndexOf(listener)
         if (i >= 0) listeners.splice(i, 1)
+        if (listeners.length === 0) gap.listenerGone()
       }
     },
     stop() {
       if (stopped) return
       stopped = true
       endCapture()
+      gap.drop()
       unsubscribe()
       unlisten()
       mode.release()

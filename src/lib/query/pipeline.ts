@@ -142,6 +142,7 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
   // A press during the lock wait: its menu is answered before the turn starts.
   if (await ladder.settle()) return shutDown(ladder)
   const router = ladder.router
+  const mentions = interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined
   const {deps, keyReader, queued, close} = await buildTurn({
     config,
     model,
@@ -156,9 +157,9 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     inline,
     router,
     query: text.text,
+    mentions,
   })
   // The query's turn, and then each reply queued meanwhile (SPEC §18).
-  const mentions = interactive ? (reply: string) => readMentionAttachments(reply, mentionOptions) : undefined
   return settleTurn(runTurns(text.text, {...deps, attachments: [...attachments, ...mentioned], mentions}), {
     conversationId: conversation.id,
     query: text.text,

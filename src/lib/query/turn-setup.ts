@@ -17,6 +17,7 @@ import {runLocalTool} from '../tool/runner.js'
 import type {McpHub} from '../mcp/hub.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tool-selection.js'
 import type {TurnDeps, TurnQueue} from '../turn/turn-loop.js'
+import {attachmentText} from '../turn/messages.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {userQueries} from '../conversation/events.js'
@@ -87,6 +88,8 @@ export interface TurnSetupOptions {
   inline?: InlinePromptSettings
   /** The run's first query (a draft holding it is this run's own). */
   query: string
+  /** The files a text typed on the terminal mentions (`@PATH`, SPEC §19), read as `-a` reads them. */
+  mentions?: TurnDeps['mentions']
 }
 
 export interface TurnSetup {
@@ -239,5 +242,8 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter, que
     press: () => void router.handle('SIGINT'),
   }
   const columns = () => printer.ttyColumns()
-  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
+  // A tool prompt's text the model reads (a result, a skip reason) carries its mentions' files as a reply does.
+  const mentions = opts.mentions
+  const mentionBlocks = mentions && (async (text: string) => (await mentions(text)).map(attachmentText))
+  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope, mentionBlocks})}
 }

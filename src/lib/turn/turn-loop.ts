@@ -361,17 +361,19 @@ async function deliverAtStep(deps: TurnDeps): Promise<void> {
   if (queue?.delivery !== 'next_step' || !queue.takeForStep || queue.composing?.()) return
   const text = queue.takeForStep()
   if (text === undefined) return
-  deps.events.push(event.chatRequest(text, 'next_step'))
+  // Its mentioned files go with it, as with any reply; read before the store, which comes before the draft lets go.
+  const attachments = await mentionedFiles(deps, text)
+  deps.events.push(event.chatRequest(text, 'next_step'), ...attachments.map((a) => event.attachment(a.path, a.content)))
   await deps.persist()
   await queue.delivered?.()
   deps.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
   deps.printer.event({type: 'queued_reply', delivered: 'next_step', text})
 }
 
-/** The turn was discarded (`a`): replies delivered at a step in it are queued text again, kept as the draft. */
+/** The turn was discarded (`a`): the queued replies delivered in it (at a step, or as its query at a turn's end) are queued text again, kept as the draft. */
 async function restoreSteered(deps: TurnDeps, discarded: readonly ConversationEvent[]): Promise<void> {
   for (const e of discarded) {
-    if (e.type === 'chat_request' && e.queued === 'next_step') await deps.queue?.restore?.(String(e.content))
+    if (e.type === 'chat_request' && e.queued !== undefined) await deps.queue?.restore?.(String(e.content))
   }
 }
 
@@ -581,21 +583,30 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
  * waiting would keep the process alive with a prompt on the screen.
  */
 async function waitForMenu(state: MenuState, router: SignalRouter | undefined): Promise<void> {
-  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
-  while (state.menu) {
-    const open: Promise<StreamingInterruptAction> = state.menu
-    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
-    if (router?.shutdownSignal.aborted) {
-      state.menu = undefined
-      break
+  // Every response passes here: the listener goes when the wait does (one
+  // left per request was Node's MaxListenersExceededWarning on the terminal
+  // from the eleventh step of a tool loop on; found by the pty fuzzer).
+  const done = new AbortController()
+  const shutdownStarted = router && state.menu ? abortPromise(router.shutdownSignal, done.signal) : undefined
+  try {
+    while (state.menu) {
+      const open: Promise<StreamingInterruptAction> = state.menu
+      await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
+      if (router?.shutdownSignal.aborted) {
+        state.menu = undefined
+        break
+      }
+      if (state.menu === open) state.menu = undefined
     }
-    if (state.menu === open) state.menu = undefined
+  } finally {
+    done.abort()
   }
 }
 
-function abortPromise(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts; its listener is removed when `until` aborts. */
+function abortPromise(signal: AbortSignal, until: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true, signal: until}))
 }
 
 /**
