@@ -51,11 +51,18 @@ const HEARTBEAT_MS = 20
 /**
  * Fault injection for the output-path tests (issue 34): with
  * JP_TEST_STALL_RENDER=1 in the environment, the worker stops forever at
- * its first push, as a render that never ends would. Read only here.
+ * its first push, as a render that never ends would — alive (still
+ * beating, as a long highlight does between its slices), so the main
+ * thread can never take it for dead: anything that waits for it waits
+ * forever. Read only here.
  */
-function stallIfAsked(): void {
+function stallIfAsked(beat: () => void): void {
   if (process.env.JP_TEST_STALL_RENDER !== '1') return
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)
+  const still = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    beat()
+    Atomics.wait(still, 0, 0, HEARTBEAT_MS)
+  }
 }
 
 /** Where the slice of `text` from `at` ends: SLICE on, never between the halves of a surrogate pair. */
@@ -108,7 +115,7 @@ export function serve(port: MessagePort, words: Int32Array): void {
       case 'push':
         pushes++
         if (!renderer) return
-        stallIfAsked()
+        stallIfAsked(beat)
         columns = req.columns
         for (let at = 0, end = 0; at < req.text.length; at = end) {
           end = sliceEnd(req.text, at)

@@ -21,6 +21,8 @@ export interface MarkdownStream {
   cut?(): string
   /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
+  /** While on, a signal or key is being answered: rendering elsewhere is not waited for (render-worker.ts HURRIED_MS). */
+  hurry?(on: boolean): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
 }

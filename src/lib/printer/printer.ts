@@ -402,7 +402,10 @@ export class Printer {
       chunk = this.assistantSanitizer.push(chunk)
     }
     if (this.markdown.assistant) {
-      this.assistantMd ??= this.markdown.assistant((text) => this.rendered(text))
+      if (!this.assistantMd) {
+        this.assistantMd = this.markdown.assistant((text) => this.rendered(text))
+        if (this.hurried) this.assistantMd.hurry?.(true)
+      }
       this.out.write(this.assistantMd.push(chunk))
       this.whenWaiting(this.assistantMd, this.out)
       return
@@ -516,6 +519,22 @@ export class Printer {
     this.out.write(md.cut())
     this.syncAssistant()
   }
+
+  /**
+   * A signal or key is being answered (`on`: the interrupt menu is opening,
+   * or shutdown began) or was (`off`: the menu's answer lets the stream go
+   * on): meanwhile the answer's render worker is never waited for — what it
+   * renders lands when it comes, above an open prompt — and the end or cut
+   * of the answer waits for it briefly (render-worker.ts HURRIED_MS).
+   * Saving never waited for the screen: the journal is written as events
+   * arrive, on this thread.
+   */
+  hurry(on: boolean): void {
+    this.hurried = on
+    this.assistantMd?.hurry?.(on)
+  }
+
+  private hurried = false
 
   /** A notice for the user (stderr in both formats). */
   notice(line: string): void {

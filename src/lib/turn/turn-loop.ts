@@ -432,7 +432,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     onFailure: () => controller.abort(),
   })
   const partial = new ResponseParts((piece) => recorder.add(piece))
-  const onShutdown = () => controller.abort()
+  // Shutdown is answered at once: from here the answer's renderer is not waited for.
+  const onShutdown = () => (printer.hurry(true), controller.abort())
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
   const state: MenuState = {ended: false, atLineStart: true}
@@ -483,6 +484,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
+  if (!shutdown) printer.hurry(false)
   if (error !== undefined && state.decision === undefined) {
     printer.endAssistant()
   }
@@ -496,6 +498,8 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   if (state.menu || !deps.interactive) return
   state.held = []
   const handler = deps.interactive.interrupts
+  // The menu opens now, whatever a render worker still has to draw (it lands above the menu).
+  printer.hurry(true)
   const menu = (async () => {
     await printer.flush()
     if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
@@ -514,6 +518,7 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
         // The stream goes on (or, ended, is continued after it): release what was held.
         case 'resume':
         case 'continue': {
+          printer.hurry(false)
           const h = state.held ?? []
           state.held = undefined
           state.menu = undefined
