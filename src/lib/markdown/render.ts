@@ -69,6 +69,8 @@ export interface MarkdownRenderOptions {
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
 const INLINE_SYNTAX = /[\\`*_~[\]<&:!]/
 const MAX_WIDTH = 1000
+/** How much of the block being rendered is kept so a cut can be taken back (`goOn`). */
+const SINCE_IDLE_MAX = 256 * 1024
 
 export class MarkdownRenderer {
   private splitter = new BlockSplitter()
@@ -109,8 +111,23 @@ export class MarkdownRenderer {
 
   /** Feeds more (sanitized) text; returns the bytes it renders. */
   push(text: string): string {
+    this.keepSinceIdle(text)
     this.run(this.splitter.push(text))
     return this.take()
+  }
+
+  /**
+   * The text since the renderer was last idle (between blocks), and whether
+   * it had written by then: what `goOn` needs to undo a cut. Undefined past
+   * SINCE_IDLE_MAX of it (decided by the text, so any chunking agrees).
+   */
+  private sinceIdle: {text: string; wrote: boolean} | undefined = {text: '', wrote: false}
+
+  private keepSinceIdle(text: string): void {
+    if (this.idle()) this.sinceIdle = {text: '', wrote: this.wrote}
+    if (!this.sinceIdle) return
+    if (this.sinceIdle.text.length + text.length > SINCE_IDLE_MAX) this.sinceIdle = undefined
+    else this.sinceIdle.text += text
   }
 
   /** The text ended: renders what is still open. */
@@ -144,10 +161,37 @@ export class MarkdownRenderer {
    */
   cut(): string {
     if (this.loading) return ''
+    this.beforeCut = this.sinceIdle
     this.run(this.splitter.end())
     this.splitter = new BlockSplitter()
     this.list = undefined
+    this.sinceIdle = undefined
     return this.take()
+  }
+
+  /** What `sinceIdle` was when the answer was cut (undefined: not cut, or too long to go back to). */
+  private beforeCut: {text: string; wrote: boolean} | undefined
+
+  /**
+   * The cut answer goes on after all (`c` at the menu), on a line below
+   * the menu: the renderer is put back as it was before the cut (a renderer
+   * fed the text since the last idle point again, its output dropped: it
+   * was shown), so a word the cut showed in part is shown whole again and
+   * a list or paragraph goes on as one. Where that text is too long to
+   * keep (or a highlighter would have to load first), the rest starts a
+   * new block, as after any cut.
+   */
+  goOn(): void {
+    const before = this.beforeCut
+    this.beforeCut = undefined
+    if (!before || this.loading) return
+    const again = new MarkdownRenderer({...this.opts, continues: before.wrote, highlighted: false})
+    again.highlighter = this.highlighter
+    again.push(before.text)
+    if (again.loading) return
+    again.lineBroken()
+    again.out = ''
+    Object.assign(this, again)
   }
 
   /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */

@@ -17,6 +17,8 @@ export type RenderRequest =
   | {type: 'push'; text: string; columns: number}
   | {type: 'broken'}
   | {type: 'cut'}
+  /** The cut answer goes on (markdown/render.ts `goOn`). */
+  | {type: 'go-on'}
   /** Replies `{done: id}` once everything before it is rendered and sent. */
   | {type: 'sync'; id: number}
   | {type: 'end'; id: number}
@@ -131,6 +133,9 @@ export function serve(port: MessagePort, words: Int32Array): void {
         return
       case 'cut':
         out += renderer?.cut() ?? ''
+        return
+      case 'go-on':
+        renderer?.goOn()
         return
       case 'sync':
       case 'end':

@@ -19,6 +19,10 @@ export interface MarkdownStream {
   lineBroken(): void
   /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
   cut?(): string
+  /** ...and goes on after all: as if it had not been cut, on a fresh line (markdown/render.ts `goOn`). */
+  goOn?(): void
+  /** Rendering elsewhere: blocks until all output so far has gone to the sink, briefly (render-worker.ts HURRIED_MS), then shows the rest plain. */
+  syncBriefly?(): void
   /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
   /** While on, a signal or key is being answered: rendering elsewhere is not waited for (render-worker.ts HURRIED_MS). */

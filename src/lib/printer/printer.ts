@@ -510,14 +510,28 @@ export class Printer {
    * An interrupt cut the answer (its menu is about to open): what the
    * renderer held back (a partial word, a line it had not placed) is shown
    * now, so the screen holds all the text the partial answer stores, and
-   * the menu and whatever follows start on their own line.
+   * the menu and whatever follows start on their own line. A render
+   * worker's part lands when it comes (not waited for: see `hurry`).
    */
   cutAssistant(): void {
     if (this.inOrder(() => this.cutAssistant())) return
     const md = this.assistantMd
-    if (!md?.cut) return
-    this.out.write(md.cut())
-    this.syncAssistant()
+    if (md?.cut) this.out.write(md.cut())
+  }
+
+  /** The cut answer goes on after all (`c` at the menu): the renderer as before the cut, below the menu. */
+  goOnAssistant(): void {
+    if (this.inOrder(() => this.goOnAssistant())) return
+    this.assistantMd?.goOn?.()
+  }
+
+  /**
+   * The cut answer ended there (`r`, `s`, `a` at the menu): what a render
+   * worker still had of it is waited for briefly, then shown plain.
+   */
+  endCutAssistant(): void {
+    if (this.inOrder(() => this.endCutAssistant())) return
+    this.assistantMd?.syncBriefly?.()
   }
 
   /**

@@ -287,19 +287,31 @@ export class HandOffStream implements MarkdownStream {
 
   cut(): string {
     if (!this.remote) return this.local.cut()
-    if (this.worker!.failed) return ''
-    this.flushInput()
-    this.worker!.post({type: 'cut'})
-    this.settled = false
-    // The answer ends here: what the worker renders of it is wanted now (after a key of the menu), not waited for forever.
-    if (this.hurried) this.settle(HURRIED_MS)
+    this.tell({type: 'cut'})
     return ''
+  }
+
+  goOn(): void {
+    if (!this.remote) return this.local.goOn()
+    this.tell({type: 'go-on'})
+  }
+
+  syncBriefly(): void {
+    if (!this.remote || this.worker!.failed) return
+    this.flushInput()
+    if (!this.settled) this.settle(HURRIED_MS)
   }
 
   lineBroken(): void {
     if (!this.remote) return this.local.lineBroken()
+    this.tell({type: 'broken'})
+  }
+
+  /** A request after the input so far (its output comes as it comes). */
+  private tell(req: RenderRequest): void {
+    if (this.worker!.failed) return
     this.flushInput()
-    this.worker!.post({type: 'broken'})
+    this.worker!.post(req)
     this.settled = false
   }
 

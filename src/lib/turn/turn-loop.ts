@@ -478,10 +478,9 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     state.held = undefined
   }
 
-  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
-  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
-  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
-  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
+  // The menu's answer ended the cut answer (r, s, a, a second Ctrl+C): what a render worker still had of it
+  // is shown now (its held-back word was shown before the menu opened).
+  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.endCutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
   if (!shutdown) printer.hurry(false)
@@ -498,8 +497,11 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   if (state.menu || !deps.interactive) return
   state.held = []
   const handler = deps.interactive.interrupts
-  // The menu opens now, whatever a render worker still has to draw (it lands above the menu).
+  // The menu opens now, whatever a render worker still has to draw (it lands above the menu), below all
+  // the text the partial answer would store: what the renderer held back (a partial word, a line it had not
+  // placed) is shown first, so the stored answer is what was shown and the next output starts on its own line.
   printer.hurry(true)
+  printer.cutAssistant()
   const menu = (async () => {
     await printer.flush()
     if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
@@ -518,6 +520,8 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
         // The stream goes on (or, ended, is continued after it): release what was held.
         case 'resume':
         case 'continue': {
+          // As if the answer had not been cut: a word shown in part goes on whole below the menu.
+          printer.goOnAssistant()
           printer.hurry(false)
           const h = state.held ?? []
           state.held = undefined
