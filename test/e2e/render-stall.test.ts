@@ -5,7 +5,7 @@
 // forever), every received event is still journalled — the saved answer runs
 // ahead of the screen — Ctrl+C opens the menu while the render is still
 // stalled, SIGTERM and SIGHUP end jp gracefully, SIGKILL loses at most the
-// last second. (How long an answer takes is a bench row: bench/signal-latency.)
+// last second. (How long an answer takes is a bench row: bench/signal-stall.ts.)
 import {expect} from 'chai'
 import {startSlowServer, type SlowServer} from '../fixtures/e2e/slow-server.js'
 import {JpRun} from '../fixtures/e2e/interrupt-run.js'

@@ -25,11 +25,18 @@ export interface MarkdownStream {
   syncBriefly?(): void
   /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
-  /** While on, a signal or key is being answered: rendering elsewhere is not waited for (render-worker.ts HURRIED_MS). */
-  hurry?(on: boolean): void
+  /** While set, a signal or key is being answered: rendering elsewhere is not waited for (render-worker.ts HURRIED_MS). */
+  hurry?(how: Hurry): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
 }
+
+/**
+ * A signal or key is being answered: `menu` (the interrupt menu opens; the
+ * answer's end or cut waits for a render worker briefly), `exit` (shutdown:
+ * nothing waits for it), false (neither).
+ */
+export type Hurry = false | 'menu' | 'exit'
 
 /** What the printer renders with: one stream per answer and per reasoning block. */
 export interface PrinterMarkdown {

@@ -17,7 +17,7 @@
 // Backpressure: `writable()` resolves when no channel is over its high-water
 // mark; the stream loop awaits it between events.
 import {createSanitizer, type Sanitizer} from './sanitize.js'
-import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
+import type {Hurry, MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {TerminalLine} from '../terminal/line.js'
 import {onPromptClaim, onPromptRelease, openPrompt, showFooter, shownFooter, writeAbovePrompt} from '../terminal/owner.js'
@@ -404,7 +404,7 @@ export class Printer {
     if (this.markdown.assistant) {
       if (!this.assistantMd) {
         this.assistantMd = this.markdown.assistant((text) => this.rendered(text))
-        if (this.hurried) this.assistantMd.hurry?.(true)
+        if (this.hurried) this.assistantMd.hurry?.(this.hurried)
       }
       this.out.write(this.assistantMd.push(chunk))
       this.whenWaiting(this.assistantMd, this.out)
@@ -535,20 +535,24 @@ export class Printer {
   }
 
   /**
-   * A signal or key is being answered (`on`: the interrupt menu is opening,
-   * or shutdown began) or was (`off`: the menu's answer lets the stream go
-   * on): meanwhile the answer's render worker is never waited for — what it
-   * renders lands when it comes, above an open prompt — and the end or cut
-   * of the answer waits for it briefly (render-worker.ts HURRIED_MS).
+   * A signal or key is being answered (`menu`: the interrupt menu is
+   * opening; `exit`: shutdown began, for good) or was (false: the menu's
+   * answer lets the stream go on): meanwhile the answer's render worker is
+   * never waited for — what it renders lands when it comes, above an open
+   * prompt — and the end or cut of the answer waits for it briefly after a
+   * menu (render-worker.ts HURRIED_MS), not at all at shutdown (what it has
+   * not rendered is shown plain).
    * Saving never waited for the screen: the journal is written as events
    * arrive, on this thread.
    */
-  hurry(on: boolean): void {
-    this.hurried = on
-    this.assistantMd?.hurry?.(on)
+  hurry(how: Hurry): void {
+    // Shutdown stays shutdown.
+    if (this.hurried === 'exit') return
+    this.hurried = how
+    this.assistantMd?.hurry?.(how)
   }
 
-  private hurried = false
+  private hurried: Hurry = false
 
   /** A notice for the user (stderr in both formats). */
   notice(line: string): void {

@@ -19,7 +19,7 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
 
-import type {MarkdownStream} from './markdown.js'
+import type {Hurry, MarkdownStream} from './markdown.js'
 import {showFormatChars} from '../text/format-chars.js'
 import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
 import type {RenderReply, RenderRequest} from '../markdown/worker.js'
@@ -262,14 +262,16 @@ export class HandOffStream implements MarkdownStream {
       return this.local.end()
     }
     this.flushInput()
-    return this.worker!.wait('end', this.hurried ? HURRIED_MS : Infinity) ? '' : this.lost()
+    // Shutting down, the rest is not waited for at all: what the worker has not rendered is shown plain.
+    const limit = this.hurried === 'exit' ? 0 : this.hurried === 'menu' ? HURRIED_MS : Infinity
+    return this.worker!.wait('end', limit) ? '' : this.lost()
   }
 
   /** Set while a signal or key is answered (a menu opening, shutdown): the worker is not waited for (see HURRIED_MS). */
-  private hurried = false
+  private hurried: Hurry = false
 
-  hurry(on: boolean): void {
-    this.hurried = on
+  hurry(how: Hurry): void {
+    this.hurried = how
   }
 
   /** Whether the rest of the answer went to the worker. */

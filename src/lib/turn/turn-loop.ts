@@ -433,7 +433,7 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
   })
   const partial = new ResponseParts((piece) => recorder.add(piece))
   // Shutdown is answered at once: from here the answer's renderer is not waited for.
-  const onShutdown = () => (printer.hurry(true), controller.abort())
+  const onShutdown = () => (printer.hurry('exit'), controller.abort())
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
   const state: MenuState = {ended: false, atLineStart: true}
@@ -500,7 +500,7 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   // The menu opens now, whatever a render worker still has to draw (it lands above the menu), below all
   // the text the partial answer would store: what the renderer held back (a partial word, a line it had not
   // placed) is shown first, so the stored answer is what was shown and the next output starts on its own line.
-  printer.hurry(true)
+  printer.hurry('menu')
   printer.cutAssistant()
   const menu = (async () => {
     await printer.flush()
