@@ -12,7 +12,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {FileIndex} from '../src/lib/inquire/complete/file-index.js'
-import {LIST_ROWS} from '../src/lib/inquire/complete/completion.js'
+import {LIST_ROWS} from '../src/lib/inquire/complete/mention-completion.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const FILES = Number(process.env.BENCH_MENTION_FILES ?? 50_000)

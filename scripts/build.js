@@ -156,12 +156,12 @@ await build({
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
 })
 
-// The render worker's thread (src/lib/markdown/worker.ts, started by
-// src/lib/printer/render-worker.ts): the renderer alone, markdown-it and
+// The render worker's thread (src/lib/markdown/render-thread.ts, started by
+// src/lib/printer/hand-off.ts): the renderer alone, markdown-it and
 // highlight.js with it, so a worker boots without the CLI.
 await build({
   ...common,
-  entryPoints: ['src/lib/markdown/worker.ts'],
+  entryPoints: ['src/lib/markdown/render-thread.ts'],
   outfile: 'dist/render-worker.cjs',
   format: 'cjs',
   mainFields: ['module', 'main'],

@@ -21,6 +21,7 @@ import ConversationRm from './conversation/rm.js'
 import ConversationShow from './conversation/show.js'
 import ConversationUse from './conversation/use.js'
 import McpLs from './mcp/ls.js'
+import Models from './models.js'
 import McpTools from './mcp/tools.js'
 
 export const COMMANDS = {
@@ -44,4 +45,5 @@ export const COMMANDS = {
   'conversation:use': ConversationUse,
   'mcp:ls': McpLs,
   'mcp:tools': McpTools,
+  models: Models,
 }

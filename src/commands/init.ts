@@ -57,21 +57,16 @@ export default class Init extends JpCommand {
     }
   }
 
-  /** Asks on the terminal (never stdin) with @inquirer/prompts; undefined without a terminal. */
+  /** Asks on the terminal (never stdin): a list of the providers' models, else a typed id; undefined without a terminal. */
   private async askModel(): Promise<string | undefined> {
     const {hasTty} = await import('../lib/terminal/tty.js')
     if (!hasTty()) return undefined
-    const {askQuestion} = await import('../lib/inquire/question.js')
-    let typed: string
+    const {askModelId} = await import('../lib/cli/model-choice.js')
     try {
-      typed = await askQuestion('Default model (PROVIDER/MODEL, empty for the offline echo/default):', {
-        // A malformed id is named under the answer, which stays to be fixed.
-        validate: (answer) => answer.trim() === '' || MODEL_RE.test(answer.trim()) || `'${answer.trim()}' is not PROVIDER/MODEL (e.g. anthropic/claude-sonnet-4-5)`,
-      })
+      return await askModelId(this.cfgArgs(), MODEL_RE)
     } catch {
       this.fail('cancelled; no workspace was created')
     }
-    return typed.trim() || undefined
   }
 }
 

@@ -98,6 +98,12 @@ for (const [shell, how] of Object.entries(SHELLS) as Array<[keyof typeof SHELLS,
       await complete('jp completion fi', 'jp completion fish ')
     })
 
+    it('knows jp models: its PROVIDER argument and --timeout', async () => {
+      await complete('jp mode', 'jp models ')
+      await complete('jp models oll', 'jp models ollama ')
+      await complete('jp models --time', 'jp models --timeout ')
+    })
+
     it('skips a flag’s value when finding the command, also before it (jp -w DIR conversation …)', async () => {
       await complete('jp query --format json --ne', 'jp query --format json --new ')
       await complete('jp -w /tmp conv', 'jp -w /tmp conversation ')

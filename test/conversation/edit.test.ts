@@ -11,7 +11,7 @@ import {
   planEdit,
   restore,
   snapshot,
-} from '../../src/lib/conversation/edit.js'
+} from '../../src/lib/conversation/edit-policy.js'
 import {MockEditorBackend} from '../../src/lib/editor/mock.js'
 
 describe('conversation edit policy', () => {

@@ -37,7 +37,7 @@ describe('conversation search', () => {
   })
 
   it('the raw prefilter passes every file whose parsed events match, and is off where it could not be sure', () => {
-    const raw = JSON.stringify(EVENTS, null, 2)
+    const raw = Buffer.from(JSON.stringify(EVENTS, null, 2))
     for (const pattern of ['two', 'line one', 'a.ts', 'say', 'grep', 'Two lines.']) {
       const q = {pattern}
       const filter = rawPrefilter(q)

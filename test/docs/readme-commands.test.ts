@@ -47,7 +47,7 @@ interface Received {
   body: {model?: string}
 }
 
-/** One server for both wire formats, routed by path. */
+/** One server for both wire formats (chat and the model lists), routed by path. */
 async function startProviderServer(): Promise<{url: string; received: Received[]; close(): Promise<void>}> {
   const received: Received[] = []
   const server: Server = createServer((req, res) => {
@@ -58,6 +58,12 @@ async function startProviderServer(): Promise<{url: string; received: Received[]
       if (req.url === '/v1/chat/completions') {
         res.writeHead(200, {'content-type': 'text/event-stream'})
         res.end(fixture('openai-text.sse'))
+      } else if (req.url === '/v1/models') {
+        res.writeHead(200, {'content-type': 'application/json'})
+        res.end(JSON.stringify({object: 'list', data: [{id: 'gpt-4o', object: 'model', created: 1, owned_by: 'system'}]}))
+      } else if (req.url === '/api/tags') {
+        res.writeHead(200, {'content-type': 'application/json'})
+        res.end(JSON.stringify({models: [{name: 'llama3.2:latest', model: 'llama3.2:latest', modified_at: '2026-05-01T10:00:00Z', size: 1, digest: 'a', details: {}}]}))
       } else if (req.url === '/api/chat') {
         res.writeHead(200, {'content-type': 'application/x-ndjson'})
         res.end(fixture('ollama-chat.ndjson'))

@@ -2,10 +2,12 @@
 // (on /dev/tty, re-asking on a malformed id with the text kept); Ctrl+C
 // creates nothing.
 import {expect} from 'chai'
+import {afterEach, beforeEach, describe, it} from 'mocha'
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BIN, makeSandbox, type Sandbox} from '../helpers/cli.js'
 import {spawnPty} from '../helpers/pty.js'
+import {startModelsServer, type ModelsServer} from '../helpers/models-server.js'
 
 describe('e2e: jp init on a terminal', function () {
   this.timeout(30_000)
@@ -85,5 +87,51 @@ describe('e2e: jp init on a terminal', function () {
     expect(status.exitCode).to.equal(1)
     expect(s.screenText()).to.include('Error: cancelled; no workspace was created')
     expect(existsSync(join(sb.cwd, 'proj', '.jp'))).to.equal(false)
+  })
+})
+
+// When a configured provider lists its models (a local server speaking
+// Ollama's `GET /api/tags`), init offers them in a list filtered as you
+// type; Esc or "Type a model id…" falls back to the typed question.
+describe('e2e: jp init offers the providers\' models', function () {
+  this.timeout(30_000)
+  let sb: Sandbox
+  let ollama: ModelsServer
+  let env: NodeJS.ProcessEnv
+  beforeEach(async () => {
+    sb = makeSandbox()
+    ollama = await startModelsServer('ollama', ['llama3.2:latest', 'qwen2.5-coder:7b', 'evil\u001b[2Jmodel'])
+    env = {...sb.env, OLLAMA_HOST: ollama.url}
+  })
+  afterEach(async () => {
+    await ollama.close()
+    sb.cleanup()
+  })
+
+  it('lists them (sanitized), filters as you type, and writes the one chosen', async () => {
+    const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env})
+    await s.waitForText('Default model (type to filter)')
+    await s.waitForText('ollama/qwen2.5-coder:7b')
+    expect(s.screenText()).to.include('Type a model id…')
+    expect(s.output()).to.not.include('\u001b[2Jmodel')
+    s.type('qwen')
+    await s.waitFor(() => !s.screenText().includes('ollama/llama3.2:latest'), 'the list filtered')
+    s.send('\r')
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    expect(readFileSync(join(sb.cwd, 'proj', '.jp', 'config.toml'), 'utf8')).to.include('id = "ollama/qwen2.5-coder:7b"')
+    expect(ollama.requests.map((r) => r.path)).to.deep.equal(['/api/tags'])
+  })
+
+  it('Esc asks for a typed id instead', async () => {
+    const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env})
+    await s.waitForText('ollama/llama3.2:latest')
+    s.send('\u001b')
+    await s.waitForText('Default model (PROVIDER/MODEL')
+    s.type('openai/gpt-x')
+    s.send('\r')
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    expect(readFileSync(join(sb.cwd, 'proj', '.jp', 'config.toml'), 'utf8')).to.include('id = "openai/gpt-x"')
   })
 })

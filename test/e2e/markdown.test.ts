@@ -15,7 +15,7 @@ import {fullText, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow
 import {cells} from '../../src/lib/markdown/wrap.js'
 import {BIN} from '../helpers/cli.js'
 import {spawnPty} from '../helpers/pty.js'
-import {HAND_OFF_AFTER} from '../../src/lib/printer/render-worker.js'
+import {HAND_OFF_AFTER} from '../../src/lib/printer/hand-off.js'
 import {textHeavyAnswer} from '../../bench/markdown.js'
 
 const SNAPSHOTS = join(import.meta.dirname, 'snapshots')
@@ -342,7 +342,7 @@ describe('e2e: markdown rendered on the terminal', function () {
       expect(['0', ''].includes(sgr[sgr.length - 1])).to.equal(true)
     })
 
-    describe('a long answer, rendered on a second thread past its first part (printer/render-worker.ts)', () => {
+    describe('a long answer, rendered on a second thread past its first part (printer/hand-off.ts)', () => {
       // Past HAND_OFF_AFTER of text, once the worker has booted, the rest goes to it: what follows must show as before.
       const FILLER = textHeavyAnswer(HAND_OFF_AFTER + 8000).replace(/^# Answer\n\n/, '')
       // Then short paragraphs, a piece each, while the worker boots (its hand-off comes between two of them).

@@ -1,6 +1,6 @@
 // Saving never waits for the screen, and no signal waits for a render (SPEC
 // §19, issue 34): with the render worker stalled forever (the
-// JP_TEST_STALL_RENDER fault seam in markdown/worker.ts: alive, still
+// JP_TEST_STALL_RENDER fault seam in markdown/render-thread.ts: alive, still
 // beating, so it is never taken for dead — anything that waits for it waits
 // forever), every received event is still journalled — the saved answer runs
 // ahead of the screen — Ctrl+C opens the menu while the render is still

@@ -122,7 +122,7 @@ describe('init hook: the editor helper the commands obtain every editor through'
     // build.ts keeps the library's convenience (a plain `editor` section); jp passes the command's EditorConfig.
     expect(uses(/new EditorConfig\(/)).to.deep.equal(['lib/editor/build.ts', 'lib/editor/open.ts'])
     expect(uses(/(?<!function )injectedBuildEditorBackend\(\)/)).to.deep.equal(['lib/editor/open.ts'])
-    expect(uses(/\bopenEditor\(/)).to.deep.equal(['lib/conversation-edit/pipeline.ts', 'lib/editor/open.ts', 'lib/query/pipeline.ts'])
+    expect(uses(/\bopenEditor\(/)).to.deep.equal(['lib/conversation-edit/run-edit.ts', 'lib/editor/open.ts', 'lib/query/pipeline.ts'])
     expect(uses(/buildEditorBackendFor\(|loadPluginEditorBackends\(/)).to.deep.equal(['lib/editor/build.ts', 'lib/editor/inject.ts', 'lib/editor/plugins.ts'])
   })
 })

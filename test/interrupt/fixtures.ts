@@ -6,7 +6,7 @@ import {MockEditorBackend, type MockEditResult} from '../../src/lib/editor/mock.
 import {MockPromptBackend} from '../../src/lib/inquire/mock.js'
 import {PromptCancelledError, type InlineReplyRequest, type ReplyOutcome} from '../../src/lib/inquire/types.js'
 import {InterruptHandler} from '../../src/lib/interrupt/handler.js'
-import type {ReplySlot} from '../../src/lib/interrupt/queue-reply.js'
+import type {ReplySlot} from '../../src/lib/interrupt/queue-prompt.js'
 
 /** An in-memory queued-reply slot recording what the handler did to it. */
 export class MemorySlot implements ReplySlot {

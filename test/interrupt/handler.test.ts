@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 
-import {editorEscape, startsInEditor} from '../../src/lib/compose/modes.js'
+import {editorEscape, startsInEditor} from '../../src/lib/compose/editor-modes.js'
 import {customToolResponse, STREAMING_MENU, TOOL_MENU} from '../../src/lib/interrupt/handler.js'
 import {
   cancelled,

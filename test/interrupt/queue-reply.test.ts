@@ -2,7 +2,7 @@
 // over the scripted prompt and editor backends: `q` in each menu, the slot
 // rules, the typed prompt, and how a Ctrl+C there is fed to the ladder.
 import {expect} from 'chai'
-import {QUEUE_PROMPT} from '../../src/lib/interrupt/queue-reply.js'
+import {QUEUE_PROMPT} from '../../src/lib/interrupt/queue-prompt.js'
 import {TypeToQueue} from '../../src/lib/interrupt/type-to-queue.js'
 import {countdownText, queueCountdown} from '../../src/lib/interrupt/queue-countdown.js'
 import type {Key} from '../../src/lib/inquire/keys.js'

@@ -19,7 +19,7 @@ import type * as XtermHeadless from '@xterm/headless'
 
 import {CORPUS} from './corpus.js'
 import {render} from './render-helpers.js'
-import {FORMAT_CHARS, placeholder} from '../../src/lib/markdown/format-chars.js'
+import {FORMAT_CHARS, placeholder} from '../../src/lib/markdown/rendered-format-chars.js'
 import {createParser} from '../../src/lib/markdown/index.js'
 
 const require = createRequire(import.meta.url)
@@ -43,7 +43,7 @@ function codeBlocks(text: string): string[][] {
     .map((t) => t.content.replace(/\n$/, '').split('\n'))
 }
 
-/** What a terminal shows for a line holding format characters (markdown/format-chars.ts). */
+/** What a terminal shows for a line holding format characters (markdown/rendered-format-chars.ts). */
 function showPlaceholders(line: string): string {
   return line.replace(new RegExp(FORMAT_CHARS.source, 'gu'), placeholder)
 }

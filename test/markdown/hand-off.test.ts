@@ -1,5 +1,5 @@
 // A renderer may hand the rest of an answer to another one (the printer's
-// render worker, printer/render-worker.ts) where it is idle: between blocks,
+// render worker, printer/hand-off.ts) where it is idle: between blocks,
 // everything returned. The new renderer, made with what `idle()` gives, must
 // render the rest exactly as the first would have: the answer's bytes are
 // the same wherever the hand-off happens.

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import {CORPUS} from './corpus.js'
 import {chunksOf, cutAt, plain, render, renderChunks} from './render-helpers.js'
 import {cells} from '../../src/lib/markdown/wrap.js'
-import {FORMAT_CHARS, placeholder} from '../../src/lib/markdown/format-chars.js'
+import {FORMAT_CHARS, placeholder} from '../../src/lib/markdown/rendered-format-chars.js'
 import {createRenderer} from '../../src/lib/markdown/index.js'
 
 describe('markdown: streamed bytes equal a one-shot render', function () {

@@ -1,4 +1,4 @@
-// A long answer rendered on a second thread (printer/render-worker.ts, the
+// A long answer rendered on a second thread (printer/hand-off.ts, the
 // built dist/render-worker.cjs): the main renderer hands the rest of the
 // answer to the worker where it is idle, and the printer waits for the
 // worker before anything else reaches the terminal. What the terminal gets
@@ -10,7 +10,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
-import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/render-worker.js'
+import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/hand-off.js'
 import type {PrinterMarkdown} from '../../src/lib/printer/markdown.js'
 import {Printer} from '../../src/lib/printer/printer.js'
 import {textHeavyAnswer} from '../../bench/markdown.js'

@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {defaultConfig} from '../../src/lib/config/defaults.js'
 import {MockEditorBackend} from '../../src/lib/editor/mock.js'
-import {activeConfigToml, adoptDraft, composeQuery} from '../../src/lib/query/compose.js'
+import {activeConfigToml, adoptDraft, composeQuery} from '../../src/lib/query/draft.js'
 import {buildQueryDocument} from '../../src/lib/query/document.js'
 
 describe('composeQuery', () => {

@@ -1,10 +1,10 @@
-// The queued reply's slot over the draft file (query/queued-reply.ts): the
+// The queued reply's slot over the draft file (query/reply-slot.ts): the
 // file ends as the slot is, whatever the order its writes were started in.
 import {expect} from 'chai'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {QueuedReplyDraft} from '../../src/lib/query/queued-reply.js'
+import {QueuedReplyDraft} from '../../src/lib/query/reply-slot.js'
 
 describe('QueuedReplyDraft', () => {
   let dir: string

@@ -48,7 +48,7 @@ interface Case {
 }
 
 /** Values that make a command's other required arguments valid-looking, so the case reaches the part under test. */
-const FILLER: Record<string, string> = {key: 'assistant.model.id', value: 'echo/default', shell: 'bash', id: 'jp-c1'}
+const FILLER: Record<string, string> = {key: 'assistant.model.id', value: 'echo/default', shell: 'bash', id: 'jp-c1', provider: 'ollama'}
 
 /** Positional arguments whose value is content, not something an error would quote (a query is sent, not checked). */
 const CONTENT_ARGS = new Set(['query:query', 'config:set:value'])

@@ -1,7 +1,7 @@
 import {expect} from 'chai'
 import {event} from '../../src/lib/conversation/events.js'
 import {eventsToMessages} from '../../src/lib/turn/messages.js'
-import {enabledToolNames, toolDefinitions} from '../../src/lib/turn/tools.js'
+import {enabledToolNames, toolDefinitions} from '../../src/lib/turn/tool-selection.js'
 
 describe('turn: events → messages', () => {
   it('groups reasoning, text and tool calls into one assistant message followed by tool results', () => {

@@ -1,5 +1,5 @@
 // Shared by the steering tests: a queued-reply slot in memory with the same
-// rules as the real one (query/queued-reply.ts) — `draft` mirrors what the
+// rules as the real one (query/reply-slot.ts) — `draft` mirrors what the
 // conversation's draft file would hold — and turn deps around a provider.
 import {PassThrough} from 'node:stream'
 import type {QueuedDelivery} from '../../src/lib/conversation/events.js'

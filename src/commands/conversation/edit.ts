@@ -20,7 +20,7 @@ export default class ConversationEdit extends JpCommand {
 
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(ConversationEdit)
-    const {runConversationEdit} = await import('../../lib/conversation-edit/pipeline.js')
+    const {runConversationEdit} = await import('../../lib/conversation-edit/run-edit.js')
     const request = {
       ids: argv as string[],
       files: {events: flags.events, metadata: flags.metadata, baseConfig: flags['base-config']},

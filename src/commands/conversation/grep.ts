@@ -20,10 +20,10 @@ With --format json, one JSON object per matching line: {id, title, turn, role, t
     const store = await this.store()
     const {grepConversations, isPatternError} = await import('../../lib/conversation/search.js')
     const {hitJson, hitText} = await import('../../lib/conversation/grep-output.js')
-    const {colorEnabled} = await import('../../lib/printer/printer.js')
     const json = this.format() === 'json'
     const tty = Boolean(process.stdout.isTTY)
-    const opts = {tty, color: tty && colorEnabled(process.env)}
+    // The printer (and the width tables it loads) only for a terminal: a piped search pays for none of it.
+    const opts = {tty, color: tty && (await import('../../lib/printer/printer.js')).colorEnabled(process.env)}
     const query = {pattern: args.pattern, regex: flags.regex, ignoreCase: flags['ignore-case'], role: flags.role as 'user' | 'assistant' | 'tool' | undefined}
     let found = 0
     try {

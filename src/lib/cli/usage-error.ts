@@ -30,10 +30,6 @@ export class UsageError extends Error {
   }
 }
 
-export function isUsageError(e: unknown): e is UsageError {
-  return e instanceof Error && e.name === 'UsageError' && typeof (e as UsageError).command === 'string'
-}
-
 /** The command id as typed: oclif's `conversation:rm` → `conversation rm`. */
 export function typedCommand(id: string | undefined): string {
   return (id ?? '').split(':').filter(Boolean).join(' ')

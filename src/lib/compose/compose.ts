@@ -13,7 +13,7 @@ import type {ComposeInEditor} from '../config/types.js'
 import type {CancelReason} from '../inquire/types.js'
 import {errorMessage} from '../text/one-line.js'
 import {type ComposeDeps, editInline, type EditorEscape, editorNotice, type InlineEditResult, isNonBlank, NO_EDITOR_REASON, textEscape, withoutFinalNewline} from './inline.js'
-import {editorEscape, startsInEditor} from './modes.js'
+import {editorEscape, startsInEditor} from './editor-modes.js'
 
 export interface ComposeRequest {
   /** The inline widget's prompt line. */

@@ -98,7 +98,3 @@ export const KEY_ACTION_NAMES = Object.keys(KEY_ACTIONS) as KeyActionName[]
 export function isKeyAction(name: string): name is KeyActionName {
   return Object.hasOwn(KEY_ACTIONS, name)
 }
-
-export function actionDoc(name: KeyActionName): ActionDoc {
-  return KEY_ACTIONS[name]
-}

@@ -87,12 +87,6 @@ export function parseKeySpec(spec: string): ParsedKeySpec {
   return {ok: true, chords}
 }
 
-/** The canonical form of a spec (its chord ids joined by a space); undefined when it does not parse. */
-export function canonicalKeySpec(spec: string): string | undefined {
-  const parsed = parseKeySpec(spec)
-  return parsed.ok ? parsed.chords.join(' ') : undefined
-}
-
 const DISPLAY: Record<string, string> = {
   escape: 'Esc', pageup: 'PageUp', pagedown: 'PageDown', backspace: 'Backspace', delete: 'Delete',
 }

@@ -1,6 +1,6 @@
 // `jp config set KEY VALUE [--user|--workspace]`: one key written into the
 // user's or the workspace's config.toml, validated as a loaded file is, the
-// file's comments, order and other values kept (config/edit.ts).
+// file's comments, order and other values kept (config/set-key.ts).
 //
 //   - VALUE is read as `-c KEY=VALUE` reads it (a string key takes the text
 //     as typed; a typed key parses it as a TOML value);
@@ -19,7 +19,7 @@
 import {chmod, chown, lstat, mkdir, readFile, readlink, realpath, stat} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
 import {quote} from 'shlex'
-import {setTomlKey} from '../config/edit.js'
+import {setTomlKey} from '../config/set-key.js'
 import {ConfigError} from '../config/errors.js'
 import {layerAt, userConfigPath} from '../config/layers.js'
 import {formatKeyPath} from '../config/locate.js'

@@ -17,7 +17,7 @@
 // disk became the new file. The few lines below loop until every byte is
 // written (a zero-byte write is an error), and only then rename.
 import {randomBytes} from 'node:crypto'
-import {closeSync, constants, fstatSync, openSync, readFileSync} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {chmod, lstat, mkdir, open, readdir, rename, unlink, type FileHandle} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {jsonParts} from '../text/json-bytes.js'
@@ -304,10 +304,27 @@ export function readBytesSync(path: string): Buffer | undefined {
     throw e
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new NotAFileError(path)
-    return readFileSync(fd)
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new NotAFileError(path)
+    return readToEnd(fd, st.size)
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * The rest of an open file, read into a buffer of its known size (one fstat,
+ * not readFileSync's second); a file that grew meanwhile is read to its end.
+ */
+function readToEnd(fd: number, size: number): Buffer {
+  // One byte spare: the read that finds the end needs room, or the buffer would grow for nothing.
+  let buf = Buffer.allocUnsafe(size + 1)
+  let at = 0
+  for (;;) {
+    if (at === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.max(buf.length, 8192))])
+    const n = readSync(fd, buf, at, buf.length - at, null)
+    if (n === 0) return buf.subarray(0, at)
+    at += n
   }
 }
 

@@ -14,6 +14,8 @@ import {hostname} from 'node:os'
 import {lstat, mkdir, open, rmdir, unlink} from 'node:fs/promises'
 import {readFileSync, unlinkSync} from 'node:fs'
 import {readText} from './files.js'
+import {onCleanup} from '../process/lifecycle.js'
+import {slot} from '../process/slots.js'
 
 export class ConversationLockedError extends Error {
   constructor(
@@ -45,10 +47,16 @@ interface LockInfo {
   start?: string
 }
 
-/** Locks held by this process, released on exit even if nobody calls release. */
-const held = new Set<string>()
-let exitHookInstalled = false
+/**
+ * Locks held by this process, released at exit (the lifecycle's 'locks'
+ * stage) even if nobody calls release. A process-wide slot: a second copy of
+ * this module (src and dist) holds the same set, and registers no second undo.
+ */
+function locks(): {held: Set<string>; exitHooked: boolean} {
+  return slot('conversationLocks', () => ({held: new Set(), exitHooked: false}))
+}
 function releaseAllSync(): void {
+  const {held} = locks()
   for (const p of held) {
     try {
       unlinkSync(p)
@@ -232,16 +240,17 @@ export async function acquireLock(
     waiting = true
     await sleep(Math.min(poll, Math.max(1, deadline - Date.now())))
   }
-  held.add(path)
-  if (!exitHookInstalled) {
-    exitHookInstalled = true
-    process.on('exit', releaseAllSync)
+  const state = locks()
+  state.held.add(path)
+  if (!state.exitHooked) {
+    state.exitHooked = true
+    onCleanup('locks', 'conversation locks', releaseAllSync)
   }
   let released = false
   return async () => {
     if (released) return
     released = true
-    held.delete(path)
+    state.held.delete(path)
     const info = await readInfo(path)
     if (info?.pid === process.pid) await unlink(path).catch(() => undefined)
   }

@@ -44,11 +44,18 @@ export interface ResumeRows {
   source(term: string): Array<{value: string; name: string}>
 }
 
-/** How many of a filter's rows get their details read (the page and some scrolling). */
-const DETAILED = 30
+/** How many of a filter's rows get their details read (the page and a little scrolling): each is a conversation's events parsed. */
+const DETAILED = 12
+
+/**
+ * How many rows a filter offers at most, best first: the list draws 7, and
+ * the prompt wraps and lays out every row it is given, so 5,000 would cost
+ * the picker its opening time. Further conversations are found by typing.
+ */
+export const MAX_ROWS = 100
 
 export async function resumeRows(store: ConversationStore, width: number): Promise<ResumeRows> {
-  const list = (await store.list()).filter((c) => !c.error)
+  const list = (await store.listIndexed()).filter((c) => !c.error)
   const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
   list.sort((a, b) => recency(b).localeCompare(recency(a)))
   const details = new Map<string, string>()
@@ -81,7 +88,7 @@ export async function resumeRows(store: ConversationStore, width: number): Promi
         if (score !== undefined) scored.push([score, i, c])
       }
       scored.sort((a, b) => a[0] - b[0] || a[1] - b[1])
-      return scored.map(([, , c], i) => ({value: c.id, name: row(c, i < DETAILED)}))
+      return scored.slice(0, MAX_ROWS).map(([, , c], i) => ({value: c.id, name: row(c, i < DETAILED)}))
     },
   }
 }

@@ -1,9 +1,11 @@
 // `jp conversation grep`: every line of every conversation of a workspace
 // that matches a pattern — queries and attached files (user), answers and
 // reasoning (assistant), tool calls and their results (tool), and titles —
-// newest conversation first. Read-only: no lock is taken and nothing is
-// written (a conversation being written is read as it stands; its journal,
-// events.log, is replayed as `load` would).
+// newest conversation first. No conversation is written and no lock is
+// taken (a conversation being written is read as it stands; its journal,
+// events.log, is replayed as `load` would); only the listing's summary
+// index beside them may be refreshed (summary-index.ts).
+import {lstatSync} from 'node:fs'
 import type {ConversationEvent} from './events.js'
 import {readBytesSync} from './files.js'
 import {loadEventsSync} from './journal.js'
@@ -11,7 +13,6 @@ import type {ConversationStore, ConversationSummary} from './store.js'
 import {turnNumbers} from './turns.js'
 
 export type GrepRole = 'user' | 'assistant' | 'tool'
-export const GREP_ROLES: readonly GrepRole[] = ['user', 'assistant', 'tool']
 
 export interface GrepQuery {
   pattern: string
@@ -85,11 +86,18 @@ export function compileMatcher(q: GrepQuery): LineMatcher {
  * stored string and so appears as is in the file jp wrote. Undefined: every
  * file is parsed (a regex, other characters).
  */
-export function rawPrefilter(q: GrepQuery): ((raw: string) => boolean) | undefined {
+export function rawPrefilter(q: GrepQuery): ((raw: Buffer) => boolean) | undefined {
   if (q.regex || q.pattern === '' || !/^[\x20-\x7e]+$/.test(q.pattern) || /["\\{}[\]:,]/.test(q.pattern) || q.pattern.trim() !== q.pattern) return undefined
-  if (!q.ignoreCase) return (raw) => raw.includes(q.pattern)
+  // On the bytes, never decoded: an ASCII pattern's bytes appear in UTF-8 text only as those characters.
+  if (!q.ignoreCase) {
+    const bytes = Buffer.from(q.pattern, 'latin1')
+    return (raw) => raw.indexOf(bytes) !== -1
+  }
+  // Latin-1 decoding is one char per byte and lowercasing never turns a byte
+  // of 0x80 or more into ASCII, so an ASCII pattern is found exactly where a
+  // case-insensitive (non-unicode) regex finds it in the decoded text.
   const lower = q.pattern.toLowerCase()
-  return (raw) => raw.toLowerCase().includes(lower)
+  return (raw) => raw.toString('latin1').toLowerCase().includes(lower)
 }
 
 /** The searchable texts of one event and their role; other events (usage, config) hold nothing to find. */
@@ -151,7 +159,8 @@ export async function grepConversations(
 ): Promise<number> {
   const match = compileMatcher(q)
   const scan: Scan = {match, role: q.role, prefilter: rawPrefilter(q)}
-  const list = byRecency(await store.list())
+  // The summary index, checked against each metadata.json's lstat: a hand edit is seen, at a fraction of reading them all.
+  const list = byRecency(await store.listIndexed({verify: true}))
   let hits = 0
   for (let at = 0; at < list.length; at += PARALLEL) {
     const batch = list.slice(at, at + PARALLEL)
@@ -170,7 +179,7 @@ export async function grepConversations(
 interface Scan {
   match: LineMatcher
   role?: GrepRole
-  prefilter?: (raw: string) => boolean
+  prefilter?: (raw: Buffer) => boolean
 }
 
 async function grepOne(store: ConversationStore, c: ConversationSummary, {match, role, prefilter}: Scan): Promise<GrepHit | undefined> {
@@ -186,10 +195,11 @@ async function grepOne(store: ConversationStore, c: ConversationSummary, {match,
 }
 
 /** Whether the events' files (events.json and its journal) may hold a match. */
-function rawMayMatch(events: string, log: string, prefilter: (raw: string) => boolean): boolean {
-  for (const path of [events, log]) {
-    const raw = readBytesSync(path)
-    if (raw && prefilter(raw.toString('utf8'))) return true
-  }
-  return false
+function rawMayMatch(events: string, log: string, prefilter: (raw: Buffer) => boolean): boolean {
+  const raw = readBytesSync(events)
+  if (raw && prefilter(raw)) return true
+  // Most conversations have no journal: asked without opening it (a failed open throws, and 5,000 throws cost).
+  if (!lstatSync(log, {throwIfNoEntry: false})) return false
+  const journal = readBytesSync(log)
+  return journal !== undefined && prefilter(journal)
 }

@@ -18,6 +18,7 @@ import type {StreamedChunk} from './streamed-chunk.js'
 import {acquireLock} from './lock.js'
 import {userDataDir} from './paths.js'
 import {ensureWorkspace, type Workspace} from './workspace.js'
+import type {StoredSummary} from './summary-index.js'
 
 export interface ConversationMetadata {
   title?: string | null
@@ -135,6 +136,21 @@ export class ConversationStore {
   }
 
   async list(): Promise<ConversationSummary[]> {
+    return this.listing('files')
+  }
+
+  /**
+   * `list` from the summary index (./summary-index.ts): the directories are
+   * listed, but metadata.json is read only for conversations the index does
+   * not know or the change log names (with `verify`, also those whose
+   * metadata.json's lstat changed: a hand edit). For the resume picker (and
+   * `grep`, verified), which open on thousands of conversations.
+   */
+  async listIndexed(opts: {verify?: boolean} = {}): Promise<ConversationSummary[]> {
+    return this.listing(opts.verify ? 'verified' : 'indexed')
+  }
+
+  private async listing(from: 'files' | 'indexed' | 'verified'): Promise<ConversationSummary[]> {
     if (!(await realDirs([this.workspace.jpDir, this.workspace.conversationsDir]))) return []
     let names: string[]
     const links = new Set<string>()
@@ -147,23 +163,16 @@ export class ConversationStore {
       throw e
     }
     const active = await this.activeId().catch(() => undefined)
-    // Read synchronously: thousands of small files cost more in thread-pool round trips than in reading.
-    const summarize = (id: string): ConversationSummary => {
-      const summary: ConversationSummary = {id, active: id === active}
-      // Listed, so the user sees it, but never read through.
-      if (links.has(id)) {
-        summary.error = new SymlinkRefusedError(this.paths(id).dir).message
-        return summary
-      }
-      try {
-        const meta = this.checkMetadata(this.paths(id).metadata, this.readKnownJsonSync(this.paths(id).metadata))
-        for (const k of META_STRING_KEYS) if (typeof meta[k] === 'string') summary[k] = meta[k] as string
-      } catch (e) {
-        summary.error = (e as Error).message
-      }
-      return summary
+    let stored: StoredSummary[]
+    if (from !== 'files') {
+      const {indexedSummaries, writeIndex} = await import('./summary-index.js')
+      const listing = indexedSummaries(this.workspace.jpDir, this.workspace.conversationsDir, names, (id) => this.summarize(id, links), from === 'verified')
+      if (listing.changed) await writeIndex(this.workspace.jpDir, listing)
+      stored = listing.summaries
+    } else {
+      stored = names.map((id) => this.summarize(id, links))
     }
-    const out = names.map(summarize)
+    const out = stored.map((s): ConversationSummary => ({...s, active: s.id === active}))
     const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
     return out.sort(
       (a, b) =>
@@ -171,6 +180,29 @@ export class ConversationStore {
         recency(b).localeCompare(recency(a)) ||
         b.id.localeCompare(a.id, undefined, {numeric: true}),
     )
+  }
+
+  /** One conversation's summary from its metadata.json, read synchronously: thousands of small files cost more in thread-pool round trips than in reading. */
+  private summarize(id: string, links: ReadonlySet<string>): StoredSummary {
+    const summary: StoredSummary = {id}
+    // Listed, so the user sees it, but never read through.
+    if (links.has(id)) {
+      summary.error = new SymlinkRefusedError(this.paths(id).dir).message
+      return summary
+    }
+    try {
+      const meta = this.checkMetadata(this.paths(id).metadata, this.readKnownJsonSync(this.paths(id).metadata))
+      for (const k of META_STRING_KEYS) if (typeof meta[k] === 'string') summary[k] = meta[k] as string
+    } catch (e) {
+      summary.error = (e as Error).message
+    }
+    return summary
+  }
+
+  /** Tells the summary index that `id`'s metadata changed (done by every metadata write of the store; `jp conversation edit` after the editor). */
+  async markChanged(id: string): Promise<void> {
+    const {markChanged} = await import('./summary-index.js')
+    await markChanged(this.workspace.jpDir, id)
   }
 
   /** Reads a small JSON file, remembering its bytes; undefined when missing. */
@@ -419,6 +451,8 @@ export class ConversationStore {
     if (this.known.get(path) === text) return false
     await writeFileDurably(path, text)
     this.known.set(path, text)
+    // After the write: a listing that reads the change log first sees the new file.
+    if (basename(path) === 'metadata.json') await this.markChanged(basename(dirname(path)))
     return true
   }
 

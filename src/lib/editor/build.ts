@@ -5,7 +5,7 @@
 // The builder itself and its slot live in slot.ts.
 import {EditorConfig, type EditorConfigOptions, type EditorSectionInput} from '../config/editor.js'
 import {createEditorBackendRegistry, isBuiltInBackend} from './registry.js'
-import {BUILDER_SLOT, installEditorBackendBuilder, makeEditorBackendBuilder, PLUGINS_OF, type EditorBackendBuilder, type Slot} from './slot.js'
+import {installedEditorBackendBuilder, installEditorBackendBuilder, makeEditorBackendBuilder, PLUGINS_OF, type EditorBackendBuilder} from './slot.js'
 import type {EditorBackend} from './types.js'
 import type {Interfaces} from '@oclif/core'
 
@@ -24,7 +24,7 @@ let fallback: EditorBackendBuilder | undefined
 export function buildEditorBackend(input: EditorBackendInput): EditorBackend | undefined {
   // A plain section is the library's convenience; jp itself passes the command's one EditorConfig (./open.ts).
   const config = isEditorConfig(input) ? input : new EditorConfig(input, input)
-  const builder = (globalThis as unknown as Slot)[BUILDER_SLOT] ?? (fallback ??= makeEditorBackendBuilder(createEditorBackendRegistry()))
+  const builder = installedEditorBackendBuilder() ?? (fallback ??= makeEditorBackendBuilder(createEditorBackendRegistry()))
   return builder(config)
 }
 
@@ -36,8 +36,7 @@ export function buildEditorBackend(input: EditorBackendInput): EditorBackend | u
  * one warning through `config.notice`.
  */
 export async function buildEditorBackendFor(config: EditorConfig, oclif: Interfaces.Config): Promise<EditorBackend | undefined> {
-  const slot = globalThis as unknown as Slot
-  if (slot[BUILDER_SLOT] === undefined && !isBuiltInBackend(config.backend)) {
+  if (installedEditorBackendBuilder() === undefined && !isBuiltInBackend(config.backend)) {
     const {loadPluginEditorBackends} = await import('./plugins.js')
     const builder = installEditorBackendBuilder(await loadPluginEditorBackends(oclif, {warn: config.notice}))
     Object.assign(builder, {[PLUGINS_OF]: oclif})

@@ -1,7 +1,7 @@
 // A command's editor (SPEC §5, §18): the one place jp builds the command's
 // EditorConfig from the loaded `editor` section, and obtains its backend
 // through the helper the init hook injected (./inject.ts). `jp query`
-// (query/pipeline.ts) and `jp conversation edit` (conversation/edit.ts) call
+// (query/pipeline.ts) and `jp conversation edit` (conversation/edit-policy.ts) call
 // this and nothing else for an editor.
 import {EditorConfig} from '../config/editor.js'
 import type {EditorSection} from '../config/types.js'

@@ -25,12 +25,10 @@ import {EDITOR_BACKENDS_HOOK, type EditorBackendsHookOptions} from './hooks.js'
 import {pluginApi} from './plugin-api.js'
 import {createEditorBackendRegistry, type EditorBackendFactory, type EditorBackendRegistry} from './registry.js'
 import {recordPluginFailures} from './slot.js'
+import {setSlot} from '../process/slots.js'
 
 /** How long one plugin's hook may take before jp carries on without it. */
 export const PLUGIN_HOOK_TIMEOUT_MS = 10_000
-
-/** Set once any plugin hook ran: bin/run.js then ends the process when the command is done (a hook may leave a live timer). */
-export const PLUGIN_HOOKS_RAN = Symbol.for('jp.pluginHooksRan')
 
 export interface LoadPluginBackendsOptions {
   /** One line per failing plugin, and each line a hook logs or warns (no trailing newline; sanitized). */
@@ -45,7 +43,8 @@ export async function loadPluginEditorBackends(oclif: Interfaces.Config, opts: L
   const registry = createEditorBackendRegistry()
   const plugins = [...oclif.plugins.values()].filter((p) => (p.hooks[EDITOR_BACKENDS_HOOK] ?? []).length > 0)
   if (plugins.length === 0) return registry
-  ;(globalThis as Record<symbol, unknown>)[PLUGIN_HOOKS_RAN] = true
+  // bin/run.js ends the process when the command is done (a hook may leave a live timer).
+  setSlot('pluginHooksRan', true)
   const timeoutMs = opts.timeoutMs ?? PLUGIN_HOOK_TIMEOUT_MS
   // Plugins run side by side; each one's registrations land in the shared
   // registry in the order the plugins settle.

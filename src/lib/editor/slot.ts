@@ -2,18 +2,22 @@
 // plugins added to (plugins.ts), installed the first time a command needs a
 // plugin's backend, or by a library user or test.
 //
-// It lives on globalThis because a test may load this module from src/ while
+// It lives in a process-wide slot (process/slots.ts) because a test may load this module from src/ while
 // the command runs it from dist/: two module copies must share one builder.
 import type {EditorConfig} from '../config/editor.js'
 import {ConfigError} from '../config/errors.js'
 import type {EditorBackendRegistry} from './registry.js'
 import type {EditorBackend} from './types.js'
+import {peekSlot, setSlot, SLOT_KEYS, type ProcessSlots} from '../process/slots.js'
 
 export type EditorBackendBuilder = (config: EditorConfig) => EditorBackend | undefined
 
-export const BUILDER_SLOT = Symbol.for('jp.buildEditorBackend')
+export const BUILDER_SLOT = SLOT_KEYS.buildEditorBackend
 
-export type Slot = Record<symbol, EditorBackendBuilder | undefined>
+/** The builder installed now (process/slots.ts `buildEditorBackend`), if any. */
+export function installedEditorBackendBuilder(): EditorBackendBuilder | undefined {
+  return peekSlot('buildEditorBackend') as EditorBackendBuilder | undefined
+}
 
 /**
  * On a builder installed after the plugins' hooks ran: the oclif config whose
@@ -53,11 +57,11 @@ export function makeEditorBackendBuilder(registry: EditorBackendRegistry): Edito
 /** Installs the builder every later `buildEditorBackend` call uses (after the plugins' hooks ran, or by a library user). */
 export function installEditorBackendBuilder(registry: EditorBackendRegistry): EditorBackendBuilder {
   const builder = makeEditorBackendBuilder(registry)
-  ;(globalThis as unknown as Slot)[BUILDER_SLOT] = builder
+  setSlot('buildEditorBackend', builder as ProcessSlots['buildEditorBackend'])
   return builder
 }
 
 /** Removes the installed builder (tests). */
 export function uninstallEditorBackendBuilder(): void {
-  delete (globalThis as unknown as Slot)[BUILDER_SLOT]
+  setSlot('buildEditorBackend', undefined)
 }

@@ -15,7 +15,7 @@
 import {PassThrough, Writable} from 'node:stream'
 import {registerRestore} from '../terminal/restore.js'
 import {openTty} from '../terminal/tty.js'
-import {keyFeed, NoTerminalError} from './tty.js'
+import {keyFeed, NoTerminalError} from './prompt-io.js'
 import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
 
 export interface QuestionOptions {

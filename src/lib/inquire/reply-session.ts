@@ -4,11 +4,11 @@
 // directly (the readline differential does).
 import type {KeyBindings} from '../config/keymaps.js'
 import type {EditMode} from '../config/types.js'
-import {MentionCompletion, type CompletionView, type MentionCompleter} from './complete/completion.js'
+import {MentionCompletion, type CompletionView, type MentionCompleter} from './complete/mention-completion.js'
 import {ReverseSearch, type SearchMemory} from './core/history-search.js'
 import {LineEditor} from './core/line-editor.js'
 import {createEditMode, type EditAction, type EditModeHandler} from './edit-mode/index.js'
-import {HistoryWalk} from './history.js'
+import {HistoryWalk} from './reply-history.js'
 import type {Key} from './keys.js'
 
 export interface ReplySessionOptions {

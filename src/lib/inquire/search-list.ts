@@ -6,7 +6,7 @@
 // 'interrupted'. Row text is the caller's, already sanitized.
 import {openTty} from '../terminal/tty.js'
 import {oneKeyPerRead, unendable} from './question.js'
-import {NoTerminalError} from './tty.js'
+import {NoTerminalError} from './prompt-io.js'
 import {isPromptTerminated, PromptCancelledError, type PromptContext} from './types.js'
 
 export interface SearchChoice {

@@ -1,7 +1,7 @@
 // The PromptBackend that talks to a human on the controlling terminal: every
 // prompt opens fresh /dev/tty streams (unless given streams) and never
 // touches stdin/stdout/stderr (SPEC §1 inv. 3).
-import {ReplyHistory} from './history.js'
+import {ReplyHistory} from './reply-history.js'
 import type {KeyBindings} from '../config/keymaps.js'
 import {inlineReply, type InlineMentions, type InlineReplyContext, type OlderHistory} from './inline-reply.js'
 import {inlineSelect} from './inline-select.js'

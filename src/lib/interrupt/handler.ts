@@ -11,7 +11,7 @@ import type {ToolPromptInterruptAction} from '../tool/prompter.js'
 import type {ComposeDeps} from '../compose/inline.js'
 import {unreachable} from '../text/unreachable.js'
 import {errorLine} from '../text/one-line.js'
-import {QUEUE_OPTION, queueReply, type QueueResult, type ReplySlot} from './queue-reply.js'
+import {QUEUE_OPTION, queueReply, type QueueResult, type ReplySlot} from './queue-prompt.js'
 
 export type StreamingInterruptAction =
   /** Keep reading the live stream. */

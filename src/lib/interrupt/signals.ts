@@ -11,7 +11,9 @@
 // jp exits anyway after `shutdownTimeoutMs`. Every exit path also SIGKILLs
 // the process groups of tools still running (process/child-groups.ts).
 import {killChildGroups} from '../process/child-groups.js'
+import {listenToSignal} from '../process/lifecycle.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
+import {peekSlot, setSlot} from '../process/slots.js'
 import {claimTerminatingSignals, installTerminalRestoreHooks, restoreTerminal, terminateRegistered, TERMINATING_SIGNALS} from '../terminal/restore.js'
 import {detachStdioAtExit, noteHangupSignal, onTerminalGone, shieldStdioFromHangup, terminalGone} from '../terminal/gone.js'
 import {confirmHangup, hasTty} from '../terminal/tty.js'
@@ -60,13 +62,13 @@ export function shutdownNotice(timeoutMs: number): string {
 }
 
 const ROUTED: RoutedSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
-const CURRENT = Symbol.for('jp.signalRouter')
 
 export class SignalRouter {
   private readonly policy: EscalationPolicy
   private readonly stack: {listener: InterruptListener}[] = []
   private readonly callbacks: {cb: ShutdownCallback}[] = []
   private readonly controller = new AbortController()
+  /** Each routed signal's stop (the listeners go through the process lifecycle). */
   private readonly listeners = new Map<RoutedSignal, () => void>()
   private readonly isInteractive: () => boolean
   private readonly now: () => number
@@ -130,28 +132,26 @@ export class SignalRouter {
         // is restored when this router exits.
         if (terminating) terminateRegistered()
       }
-      this.listeners.set(sig, l)
-      process.on(sig, l)
+      this.listeners.set(sig, listenToSignal(sig, l))
     }
     // A read of the terminal that hit its hang-up before the SIGHUP did.
     this.unsubscribeGone = onTerminalGone(() => this.handle('SIGHUP'))
     shieldStdioFromHangup(() => confirmHangup())
     // Asked now, while the terminal (if any) is there: whether one can be lost later.
     hasTty()
-    ;(globalThis as unknown as Record<symbol, unknown>)[CURRENT] = this
+    setSlot('signalRouter', this)
     return this
   }
 
   /** Gives the signals back (Node's defaults apply again). */
   uninstall(): void {
-    for (const [sig, l] of this.listeners) process.off(sig, l)
+    for (const stop of this.listeners.values()) stop()
     this.listeners.clear()
     this.releaseSignals?.()
     this.releaseSignals = undefined
     this.unsubscribeGone?.()
     this.unsubscribeGone = undefined
-    const g = globalThis as unknown as Record<symbol, unknown>
-    if (g[CURRENT] === this) delete g[CURRENT]
+    if (peekSlot('signalRouter') === this) setSlot('signalRouter', undefined)
   }
 
   /** Pushes a listener on the stack; the returned function pops exactly it. */
@@ -263,5 +263,5 @@ export class SignalRouter {
 
 /** The router installed in this process, if any (shared across module copies). */
 export function currentSignalRouter(): SignalRouter | undefined {
-  return (globalThis as unknown as Record<symbol, SignalRouter | undefined>)[CURRENT]
+  return peekSlot('signalRouter') as SignalRouter | undefined
 }

@@ -8,7 +8,7 @@
 // down — but it opens no menu of its own (it is counted, not routed).
 import type {Key} from '../inquire/keys.js'
 import type {InterruptKeyReader} from './interrupt-key.js'
-import type {QueueResult} from './queue-reply.js'
+import type {QueueResult} from './queue-prompt.js'
 
 export interface TypeToQueueDeps {
   keys: Pick<InterruptKeyReader, 'onKey'>

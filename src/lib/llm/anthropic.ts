@@ -1,6 +1,6 @@
 // Anthropic Messages API over SSE. Blocks arrive as start/delta/stop triples;
 // tool input is JSON text in fragments, parsed only at its block's stop.
-import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './stream-events.js'
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {type EventSourceMessage, sseBatches} from './sse.js'

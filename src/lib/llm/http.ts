@@ -11,7 +11,7 @@ import {proxyAgentFor} from './proxy.js'
 import {isRetryableStatus, retryAfterMsFromHeaders} from './retry.js'
 import {jsonParts, partsLength} from '../text/json-bytes.js'
 import {oneLine} from '../text/one-line.js'
-import {quotedJson} from './events.js'
+import {quotedJson} from './stream-events.js'
 import {redactor} from './redact.js'
 import {abortError, isProviderError, ProviderError} from './types.js'
 
@@ -20,6 +20,8 @@ export interface PostOptions {
   url: string
   headers: Record<string, string>
   body: unknown
+  /** POST (the default) with `body` as JSON, or GET without a body (`body` is then ignored). */
+  method?: 'POST' | 'GET'
   signal: AbortSignal
   /** How long connecting and waiting for the response headers may take (default: the stream idle timeout). */
   timeoutMs?: number
@@ -35,7 +37,7 @@ export interface HttpResponse {
   body: IncomingMessage
 }
 
-/** POSTs `body` as JSON and returns the response once it is known to be 2xx. */
+/** POSTs `body` as JSON (or GETs, with `method: 'GET'`) and returns the response once it is known to be 2xx. */
 export async function postJson(opts: PostOptions): Promise<HttpResponse> {
   let message: IncomingMessage
   // The idle timeout covers the wait for the headers too: a server that
@@ -82,14 +84,16 @@ async function send(opts: PostOptions, signal: AbortSignal): Promise<IncomingMes
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`)
   const {request} = url.protocol === 'https:' ? await import('node:https') : await import('node:http')
   const agent = await proxyAgentFor(url)
+  const get = opts.method === 'GET'
   // As parts: a large query is escaped once for the log and this body (text/json-bytes.ts).
-  const payload = jsonParts(opts.body)
+  const payload = get ? [] : jsonParts(opts.body)
+  const headers = get ? opts.headers : {'content-type': 'application/json', ...opts.headers, 'content-length': String(partsLength(payload))}
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
-        method: 'POST',
-        headers: {'content-type': 'application/json', ...opts.headers, 'content-length': String(partsLength(payload))},
+        method: get ? 'GET' : 'POST',
+        headers,
         signal,
         ...(agent ? {agent} : {}),
       },

@@ -111,7 +111,7 @@ export function plainHttpKeyWarning(name: string, baseUrl: string, keyVar: strin
 }
 
 /** A base URL no request could be sent to (`localhost:11434`, `api.example.com`): said once, naming where it came from, rather than retried as a network failure. */
-function baseUrlProblem(name: string, spec: ProviderSpec, baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+export function baseUrlProblem(name: string, spec: ProviderSpec, baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
   let protocol: string | undefined
   try {
     protocol = new URL(baseUrl).protocol

@@ -1,7 +1,7 @@
 // Ollama's native /api/chat: NDJSON lines, whole tool calls with object
 // arguments (ids only from newer servers), `done: true` closing the stream.
 import {randomBytes} from 'node:crypto'
-import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, quotedJson, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, quotedJson, toolCallEvent} from './stream-events.js'
 import {isRecord, joinUrl, postJson, readText, redactSecret, streamIdleTimeoutMs} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {ndjsonBatches} from './sse.js'

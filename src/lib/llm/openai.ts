@@ -1,7 +1,7 @@
 // OpenAI Chat Completions over SSE: OpenAI, OpenRouter, llama.cpp, vLLM and
 // Ollama's /v1 all speak it, each with its own small liberties (fragmented or
 // whole tool arguments, reasoning under three names, usage-only chunks).
-import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './events.js'
+import {EventBatch, finishEvent, numberOrUndefined, parseStreamRecord, toolCallEvent} from './stream-events.js'
 import {describeErrorValue, isRecord, joinUrl, postJson, readText, streamIdleTimeoutMs, redactSecret} from './http.js'
 import {DEFAULT_RETRY, type RetryOptions, withRetry} from './retry.js'
 import {sseBatches} from './sse.js'

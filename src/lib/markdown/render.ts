@@ -23,7 +23,7 @@ import {CODE_THEMES, ELEMENT, merge, paint, PLAIN, safeUrl, type CodeThemeName, 
 import type {Highlighter} from './highlight.js'
 import {layoutTable, type TableCell} from './table.js'
 import {isPlainAscii, quickInline, quickTable} from './quick-inline.js'
-import {showFormatChars} from './format-chars.js'
+import {showFormatChars} from './rendered-format-chars.js'
 
 type Token = ReturnType<Parser['parse']>[number]
 

@@ -6,7 +6,7 @@
 // the text, and never has an escape inside a measured word.
 import stringWidth from 'string-width'
 
-import {FORMAT_CHARS, placeholder} from './format-chars.js'
+import {FORMAT_CHARS, placeholder} from './rendered-format-chars.js'
 import {paint, PLAIN, type Style} from './style.js'
 
 // Built on first use, not at load (the first Intl.Segmenter of a process
@@ -27,7 +27,7 @@ const FORMAT_CHARS_ALL = new RegExp(FORMAT_CHARS.source, 'gu')
 /** Terminal cells of `text` (no control characters in it). */
 export function cells(text: string): number {
   if (ASCII.test(text)) return text.length
-  // A format character is shown as its placeholder (format-chars.ts): it takes that many cells.
+  // A format character is shown as its placeholder (rendered-format-chars.ts): it takes that many cells.
   if (FORMAT_CHARS.test(text)) return stringWidth(text.replace(FORMAT_CHARS_ALL, placeholder), {countAnsiEscapeCodes: false})
   return stringWidth(text, {countAnsiEscapeCodes: false})
 }

@@ -32,7 +32,3 @@ export function secretRedactor(secrets: readonly string[]): (text: string) => st
   return (text) => each.reduce((t, redact) => redact(t), text)
 }
 
-/** Header values as jp shows them: the names, each value `[redacted]` (a header is where a token goes). */
-export function shownHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.keys(headers ?? {}).map((k) => [k, '[redacted]']))
-}

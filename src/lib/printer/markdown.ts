@@ -21,11 +21,11 @@ export interface MarkdownStream {
   cut?(): string
   /** ...and goes on after all: as if it had not been cut, on a fresh line (markdown/render.ts `goOn`). */
   goOn?(): void
-  /** Rendering elsewhere: blocks until all output so far has gone to the sink, briefly (render-worker.ts HURRIED_MS), then shows the rest plain. */
+  /** Rendering elsewhere: blocks until all output so far has gone to the sink, briefly (hand-off.ts HURRIED_MS), then shows the rest plain. */
   syncBriefly?(): void
-  /** Rendering elsewhere (render-worker.ts): blocks until all output so far has gone to the sink. */
+  /** Rendering elsewhere (hand-off.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
-  /** While set, a signal or key is being answered: rendering elsewhere is not waited for (render-worker.ts HURRIED_MS). */
+  /** While set, a signal or key is being answered: rendering elsewhere is not waited for (hand-off.ts HURRIED_MS). */
   hurry?(how: Hurry): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
@@ -43,7 +43,7 @@ export interface PrinterMarkdown {
   /**
    * For assistant text on stdout. Given a sink, a long answer may be
    * rendered on a second thread, its output then written to the sink as it
-   * comes rather than returned (render-worker.ts).
+   * comes rather than returned (hand-off.ts).
    */
   assistant?: (sink?: (text: string) => void) => MarkdownStream
   /** For reasoning on stderr (dimmed). */
@@ -91,7 +91,7 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./render-worker.js')])
+  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./hand-off.js')])
   tuneCompiler()
   // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
   prewarm()

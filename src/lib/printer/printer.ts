@@ -331,7 +331,7 @@ export class Printer {
     this.reasoningMd?.lineBroken()
   }
 
-  /** Blocks until a render worker has given back all it was given (see render-worker.ts): call before anything else goes to the terminal. */
+  /** Blocks until a render worker has given back all it was given (see hand-off.ts): call before anything else goes to the terminal. */
   private syncAssistant(): void {
     this.assistantMd?.sync?.()
   }
@@ -540,7 +540,7 @@ export class Printer {
    * answer lets the stream go on): meanwhile the answer's render worker is
    * never waited for — what it renders lands when it comes, above an open
    * prompt — and the end or cut of the answer waits for it briefly after a
-   * menu (render-worker.ts HURRIED_MS), not at all at shutdown (what it has
+   * menu (hand-off.ts HURRIED_MS), not at all at shutdown (what it has
    * not rendered is shown plain).
    * Saving never waited for the screen: the journal is written as events
    * arrive, on this thread.

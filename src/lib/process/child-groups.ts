@@ -20,7 +20,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-const groups = exitRegistry<number>('childGroups', (pgid) => signalGroup(pgid, 'SIGKILL'), {onUncaughtException: true})
+const groups = exitRegistry<number>('childGroups', 'children', (pgid) => signalGroup(pgid, 'SIGKILL'), {onUncaughtException: true})
 
 /** SIGKILLs every registered group now (synchronous: safe in an 'exit' listener). */
 export function killChildGroups(): number[] {

@@ -3,16 +3,13 @@
 // third Ctrl+C, the shutdown watchdog) and an uncaught exception skip every
 // pending `finally`. An exit registry is the floor under those paths: each
 // thing is registered while it lives, and whatever is still registered is
-// undone synchronously in an 'exit' listener. A SIGKILL of jp is the one way
-// out it cannot cover.
+// undone synchronously at exit, in its stage of the process lifecycle
+// (./lifecycle.ts). A SIGKILL of jp is the one way out it cannot cover.
 //
-// On globalThis: oclif can load this module twice (src and dist); both
-// copies share one set per name.
-
-interface State<T> {
-  items: Set<T>
-  hooked: boolean
-}
+// In a process-wide slot (./slots.ts): oclif can load this module twice (src
+// and dist); both copies share one set per name.
+import {type CleanupStage, onCleanup} from './lifecycle.js'
+import {slot} from './slots.js'
 
 export interface ExitRegistry<T> {
   /** Registers `item` until the returned function is called. */
@@ -24,33 +21,34 @@ export interface ExitRegistry<T> {
 }
 
 /**
- * The registry called `name`; `undo` must be synchronous and must not throw.
- * `onUncaughtException` also undoes before an uncaught exception is reported
- * (not only at the exit after it).
+ * The registry called `name`, undone in `stage`; `undo` must be synchronous
+ * and must not throw. `onUncaughtException` also undoes before an uncaught
+ * exception is reported (not only at the exit after it).
  */
-export function exitRegistry<T>(name: string, undo: (item: T) => void, opts: {onUncaughtException?: boolean} = {}): ExitRegistry<T> {
-  const g = globalThis as unknown as Record<symbol, State<T> | undefined>
-  const state = (g[Symbol.for(`jp.exitRegistry.${name}`)] ??= {items: new Set(), hooked: false})
+export function exitRegistry<T>(name: string, stage: CleanupStage, undo: (item: T) => void, opts: {onUncaughtException?: boolean} = {}): ExitRegistry<T> {
+  const registries = slot('exitRegistries', () => new Map())
+  let state = registries.get(name) as {items: Set<T>; hooked: boolean} | undefined
+  if (!state) registries.set(name, (state = {items: new Set<T>(), hooked: false}))
+  const s = state
   const undoAll = (): T[] => {
-    const undone = [...state.items]
-    state.items.clear()
+    const undone = [...s.items]
+    s.items.clear()
     for (const item of undone) undo(item)
     return undone
   }
   return {
     add(item) {
-      if (!state.hooked) {
-        state.hooked = true
-        // 'exit' also runs after an uncaught exception and after process.exit().
-        process.on('exit', undoAll)
-        if (opts.onUncaughtException) process.on('uncaughtExceptionMonitor', undoAll)
+      if (!s.hooked) {
+        s.hooked = true
+        // At exit: also after an uncaught exception and after process.exit().
+        onCleanup(stage, name, () => void undoAll(), {alsoOnCrash: opts.onUncaughtException})
       }
-      state.items.add(item)
+      s.items.add(item)
       return () => {
-        state.items.delete(item)
+        s.items.delete(item)
       }
     },
-    items: () => [...state.items],
+    items: () => [...s.items],
     undoAll,
   }
 }

@@ -1,17 +1,12 @@
 // While a child owns the terminal (the user's editor), a Ctrl+C belongs to
 // it, not to jp. This leaf module is the one place that records that, so the
 // editor service can say it without importing the interrupt machinery and the
-// signal router can honour it.
+// signal router can honour it. The count is a process-wide slot (./slots.ts).
+import {listenToSignal} from './lifecycle.js'
+import {slot} from './slots.js'
 
-const KEY = Symbol.for('jp.sigintGuard')
-
-interface GuardState {
-  depth: number
-}
-
-function state(): GuardState {
-  const g = globalThis as unknown as Record<symbol, GuardState | undefined>
-  return (g[KEY] ??= {depth: 0})
+function state(): {depth: number} {
+  return slot('sigintGuard', () => ({depth: 0}))
 }
 
 /** True while some `ignoreSigintDuring` call is in progress. */
@@ -25,13 +20,12 @@ export function isSigintIgnored(): boolean {
  */
 export async function ignoreSigintDuring<T>(fn: () => Promise<T>): Promise<T> {
   const s = state()
-  const noop = () => {}
-  process.on('SIGINT', noop)
+  const stop = listenToSignal('SIGINT', () => {})
   s.depth++
   try {
     return await fn()
   } finally {
     s.depth--
-    process.off('SIGINT', noop)
+    stop()
   }
 }

@@ -21,7 +21,7 @@ interface Made {
   removeSync: () => void
 }
 
-const dirs = exitRegistry<Made>('tempDirs', (made) => {
+const dirs = exitRegistry<Made>('tempDirs', 'temporary files', (made) => {
   try {
     made.removeSync()
   } catch {

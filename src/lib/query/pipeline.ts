@@ -5,7 +5,7 @@
 // exit. The command imports this module lazily, so everything a query needs
 // loads here once and `jp --help` loads none of it.
 import {loadWorkspaceConfig} from '../conversation/config.js'
-import {workspaceSearchHistory} from '../conversation/history.js'
+import {workspaceSearchHistory} from '../conversation/workspace-queries.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
 import {openEditor} from '../editor/open.js'

@@ -7,8 +7,8 @@ import type {Printer} from '../printer/printer.js'
 import {isCompactionFailed} from '../conversation/journal.js'
 import {errorLine} from '../text/one-line.js'
 import type {TurnOutcome} from '../turn/turn-loop.js'
-import {discardSentDraft, keepUnsentQuery} from './compose.js'
-import type {QueuedReplyDraft} from './queued-reply.js'
+import {discardSentDraft, keepUnsentQuery} from './draft.js'
+import type {QueuedReplyDraft} from './reply-slot.js'
 
 /** Said when a run ends with a reply still queued (`s`, `a`, a failure, Ctrl+C at the countdown). */
 export const QUEUED_KEPT_NOTICE = "Your queued reply is kept as the draft: 'jp query' starts with it."

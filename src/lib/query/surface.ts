@@ -13,7 +13,7 @@ import {compose} from '../compose/compose.js'
 import {type ComposeDeps, isNonBlank} from '../compose/inline.js'
 import {INLINE_QUERY_FILE, TypedDraft} from '../compose/typed-draft.js'
 import {errorMessage} from '../text/one-line.js'
-import {composeQuery, configProblem, draftDelta, readQueryDraft, writeInlineQuery, type ComposeOptions, type ComposeResult} from './compose.js'
+import {composeQuery, configProblem, draftDelta, readQueryDraft, writeInlineQuery, type ComposeOptions, type ComposeResult} from './draft.js'
 
 export const QUERY_PROMPT = 'Query:'
 export const DRAFT_CONFIG_NOTICE = 'Applying config from the query draft.'

@@ -16,13 +16,13 @@ import type {Printer} from '../printer/printer.js'
 import {hasTty} from '../terminal/tty.js'
 import {runLocalTool} from '../tool/runner.js'
 import type {McpHub} from '../mcp/hub.js'
-import {enabledToolNames, toolDefinitions} from '../turn/tools.js'
+import {enabledToolNames, toolDefinitions} from '../turn/tool-selection.js'
 import type {TurnDeps, TurnQueue} from '../turn/turn-loop.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {userQueries} from '../conversation/events.js'
 import type {InterruptKeyReader} from '../interrupt/interrupt-key.js'
-import {QueuedReplyDraft} from './queued-reply.js'
+import {QueuedReplyDraft} from './reply-slot.js'
 
 /** stdout closed by its reader: 128 + SIGPIPE, as shells report a producer cut off. */
 export const STDOUT_CLOSED_EXIT = 141

@@ -4,7 +4,7 @@
 // user's shell left it. Listeners (the Ctrl+C key reader, the status line)
 // step aside while it is lent.
 //
-// On globalThis: oclif can load this module twice (src via tsx and dist).
+// In a process-wide slot (process/slots.ts): oclif can load this module twice (src via tsx and dist).
 import {constants as fsc} from 'node:fs'
 import {isatty, type ReadStream} from 'node:tty'
 
@@ -12,6 +12,7 @@ import {openPrompt} from './owner.js'
 import {applyTerminalModes, isCanonical, saveTerminalModes, writeTerminal} from './modes.js'
 import {EDITOR_RESIDUE_OFF, SAVE_CURSOR} from './sequences.js'
 import {closeTtyFd, openTtyFd, withTtyFd} from './tty.js'
+import {slot} from '../process/slots.js'
 
 interface BorrowState {
   /** Prompts holding the terminal in raw mode: how to put it back. */
@@ -22,11 +23,9 @@ interface BorrowState {
   borrowListeners: Set<BorrowListener>
 }
 
-const KEY = Symbol.for('jp.terminalBorrow')
-
 function state(): BorrowState {
-  const g = globalThis as unknown as Record<symbol, BorrowState | undefined>
-  return (g[KEY] ??= {rawHolders: new Set(), lateChecks: [], borrowListeners: new Set()})
+  // A process-wide slot (process/slots.ts): oclif can load this module twice.
+  return slot('terminalBorrow', () => ({rawHolders: new Set(), lateChecks: [], borrowListeners: new Set()}))
 }
 
 /**

@@ -17,22 +17,16 @@
 // one opener of /dev/tty: `confirmHangup`), which also refuses to open or
 // write a terminal that is gone.
 //
-// On globalThis: oclif can load this module twice (src via tsx and dist).
+// In process-wide slots (process/slots.ts): oclif can load this module twice
+// (src via tsx and dist).
 import {closeSync, fstatSync, openSync, statSync} from 'node:fs'
 import {isatty} from 'node:tty'
+import {onCleanup} from '../process/lifecycle.js'
+import {slot} from '../process/slots.js'
 
-interface GoneState {
-  gone: boolean
-  /** A SIGHUP came: the terminal may go any moment (tmux kill-server signals, then closes it). */
-  hangupSignalled?: boolean
-  listeners: Set<() => void>
-}
-
-const KEY = Symbol.for('jp.terminalGone')
-
-function state(): GoneState {
-  const g = globalThis as unknown as Record<symbol, GoneState | undefined>
-  return (g[KEY] ??= {gone: false, listeners: new Set()})
+function state() {
+  // hangupSignalled: a SIGHUP came; the terminal may go any moment (tmux kill-server signals, then closes it).
+  return slot('terminalGone', () => ({gone: false, listeners: new Set<() => void>()}))
 }
 
 /** True once the controlling terminal is known to be gone: nothing may write to it or change its modes. */
@@ -102,6 +96,11 @@ function deadTerminalStdio(): boolean {
   return false
 }
 
+/** Registers `detachStdioAtExit` as the lifecycle's last clean-up (the 'stdio' stage, after the terminal's restore). */
+export function detachStdioAtExitAfterCleanup(): void {
+  onCleanup('stdio', 'stdio detached from a dead terminal', detachStdioAtExit)
+}
+
 /** Calls `listener` once when the terminal goes away (at once if it is gone); returns the unsubscribe. */
 export function onTerminalGone(listener: () => void): () => void {
   const s = state()
@@ -111,10 +110,6 @@ export function onTerminalGone(listener: () => void): () => void {
   }
   s.listeners.add(listener)
   return () => s.listeners.delete(listener)
-}
-
-interface ShieldState {
-  shielded?: boolean
 }
 
 /**
@@ -127,8 +122,7 @@ interface ShieldState {
  * still reaches them. Once per process.
  */
 export function shieldStdioFromHangup(isHangup: (error: NodeJS.ErrnoException) => boolean): void {
-  const g = globalThis as unknown as Record<symbol, ShieldState | undefined>
-  const s = (g[Symbol.for('jp.stdioShield')] ??= {})
+  const s = slot('stdioShield', () => ({}))
   if (s.shielded) return
   s.shielded = true
   for (const stream of [process.stdout, process.stderr]) {

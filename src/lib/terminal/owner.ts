@@ -17,7 +17,8 @@
 // printed above, exactly as above a prompt; it steps aside while a prompt
 // is open and comes back when the last one is gone.
 //
-// On globalThis: oclif can load this module twice (src and dist).
+// In a process-wide slot (process/slots.ts): oclif can load this module twice (src and dist).
+import {slot} from '../process/slots.js'
 
 export interface OpenPrompt {
   /** Erases the prompt's frame and leaves the cursor at column 0 of its first row. */
@@ -67,11 +68,9 @@ interface Owner {
   releaseListeners: Set<(release: PromptRelease) => void>
 }
 
-const KEY = Symbol.for('jp.terminalOwner')
-
 function owner(): Owner {
-  const g = globalThis as unknown as Record<symbol, Owner | undefined>
-  const o = (g[KEY] ??= {stack: [], claimListeners: new Set(), releaseListeners: new Set()})
+  // A process-wide slot (process/slots.ts): its prompts and footer are this module's types.
+  const o = slot('terminalOwner', () => ({stack: [], claimListeners: new Set(), releaseListeners: new Set()})) as Owner
   o.claimListeners ??= new Set()
   o.releaseListeners ??= new Set()
   return o

@@ -22,12 +22,16 @@
 // and Node's default would leave the terminal raw. No prompt listens to
 // signals itself.
 //
-// The registry lives on globalThis: oclif can load this module twice (src via
-// tsx and dist), and both copies must share one set of actions. Restore
+// The registry lives in a process-wide slot (process/slots.ts): oclif can load
+// this module twice (src via tsx and dist), and both copies must share one set
+// of actions. It runs at exit from the process lifecycle (process/lifecycle.ts):
+// the open prompts' last picture first, then the terminal's modes. Restore
 // sequences go to /dev/tty only, never to stdout/stderr, and only when some
 // action registered a sequence (i.e. a prompt had the terminal).
-import {detachStdioAtExit, terminalGone} from './gone.js'
+import {detachStdioAtExitAfterCleanup, terminalGone} from './gone.js'
+import {listenToSignal, onCleanup} from '../process/lifecycle.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
+import {slot} from '../process/slots.js'
 import {leaveOpenPrompts} from './owner.js'
 import {closeTtyFd, openTtyFd, writeTtySync} from './tty.js'
 
@@ -67,15 +71,12 @@ interface Registry {
   openTty: () => number | undefined
   /** Owners of the terminating signals now (the signal router); while any, the stand-in does not listen. */
   signalClaims: number
-  /** The stand-in's listener while it listens. */
-  standIn: ((signal: NodeJS.Signals) => void) | undefined
+  /** Stops the stand-in's listeners while it listens. */
+  standIn: (() => void) | undefined
 }
 
-const KEY = Symbol.for('jp.terminalState')
-
 function registry(): Registry {
-  const g = globalThis as unknown as Record<symbol, Registry | undefined>
-  return (g[KEY] ??= {next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w'), signalClaims: 0, standIn: undefined})
+  return slot('terminalRestore', () => ({next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w'), signalClaims: 0, standIn: undefined}))
 }
 
 /**
@@ -107,7 +108,7 @@ export function pendingRestores(): string[] {
 export function restoreTerminal(): string[] {
   // First the screen, while the prompts' modes still hold: an open prompt
   // ends its picture and the line it was on.
-  if (!terminalGone()) leaveOpenPrompts()
+  leavePromptsIfTerminal()
   const r = registry()
   const actions = [...r.actions.values()].reverse()
   r.actions.clear()
@@ -132,23 +133,24 @@ export function restoreTerminal(): string[] {
 }
 
 /**
- * Installs the process hooks (once per process, whatever the module copy):
- * 'exit' covers normal exit and every process.exit call; the uncaught
- * exception monitor restores before Node prints the error, so the stack
- * trace lands on a sane terminal.
+ * Registers the restore with the process lifecycle (once per process,
+ * whatever the module copy): at exit — normal exit and every process.exit
+ * call — and before an uncaught exception is reported, so the stack trace
+ * lands on a sane terminal. The prompts' last picture goes first, while
+ * their modes still hold; stdio is detached from a dead terminal last.
  */
 export function installTerminalRestoreHooks(): void {
   const r = registry()
   if (r.hooksInstalled) return
   r.hooksInstalled = true
-  process.on('exit', () => {
-    restoreTerminal()
-    // Last, before Node's own reset of stdio, which aborts on a dead terminal.
-    detachStdioAtExit()
-  })
-  process.on('uncaughtExceptionMonitor', () => {
-    restoreTerminal()
-  })
+  onCleanup('prompt picture', 'open prompts leave their last picture', leavePromptsIfTerminal, {alsoOnCrash: true})
+  onCleanup('terminal modes', 'restore registry', () => void restoreTerminal(), {alsoOnCrash: true})
+  // Last, before Node's own reset of stdio, which aborts on a dead terminal.
+  detachStdioAtExitAfterCleanup()
+}
+
+function leavePromptsIfTerminal(): void {
+  if (!terminalGone()) leaveOpenPrompts()
 }
 
 /** Test seam: where restore sequences are written. Returns the previous opener. */
@@ -206,20 +208,22 @@ function syncStandIn(r: Registry): void {
       // default action ends the process.
       if (!othersDecide) process.kill(process.pid, signal)
     }
-    r.standIn = standIn
     // First in line, so the others see it gone: signal-exit (under the stock
     // @inquirer/core of jp init's question) raises the signal again only when
     // its own listeners are all that is left; after it, the stand-in would
     // see it listening and leave the ending to it, and neither would end jp.
-    for (const s of STAND_IN_SIGNALS) process.prependListener(s, standIn)
+    const stops = STAND_IN_SIGNALS.map((s) => listenToSignal(s, standIn, {first: true}))
+    r.standIn = () => {
+      for (const stop of stops) stop()
+    }
   } else if (!wanted && r.standIn) {
     stopStandIn(r)
   }
 }
 
 function stopStandIn(r: Registry): void {
-  const standIn = r.standIn
-  if (!standIn) return
+  const stop = r.standIn
+  if (!stop) return
   r.standIn = undefined
-  for (const s of STAND_IN_SIGNALS) process.removeListener(s, standIn)
+  stop()
 }

@@ -6,17 +6,11 @@
 // reader read past its answer is kept here, in order, and the next reader
 // takes it before reading the terminal itself.
 //
-// On globalThis: oclif can load this module twice (src and dist).
+// In a process-wide slot (process/slots.ts): oclif can load this module twice (src and dist).
+import {slot} from '../process/slots.js'
 
-interface Typeahead {
-  pending: string
-}
-
-const KEY = Symbol.for('jp.terminalTypeahead')
-
-function state(): Typeahead {
-  const g = globalThis as unknown as Record<symbol, Typeahead | undefined>
-  return (g[KEY] ??= {pending: ''})
+function state(): {pending: string} {
+  return slot('terminalTypeahead', () => ({pending: ''}))
 }
 
 /** Keeps raw input a reader did not consume (after what is kept already). */

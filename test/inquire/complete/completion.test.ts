@@ -1,7 +1,7 @@
-// The `@` completion list's keys over a LineEditor (inquire/complete/completion.ts, pure).
+// The `@` completion list's keys over a LineEditor (inquire/complete/mention-completion.ts, pure).
 import {expect} from 'chai'
 import {describe, it} from 'mocha'
-import {MentionCompletion, type MentionCompleter} from '../../../src/lib/inquire/complete/completion.js'
+import {MentionCompletion, type MentionCompleter} from '../../../src/lib/inquire/complete/mention-completion.js'
 import {candidate, PathMatcher} from '../../../src/lib/inquire/complete/match.js'
 import {LineEditor} from '../../../src/lib/inquire/core/line-editor.js'
 import type {Key} from '../../../src/lib/inquire/keys.js'

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 import {describe, it} from 'mocha'
 
 import {ESC_TIMEOUT_MS, type Key, KeyDecoder, PASTE_QUIET_MS} from '../../../src/lib/inquire/keys.js'
-import {keyFeed} from '../../../src/lib/inquire/tty.js'
+import {keyFeed} from '../../../src/lib/inquire/prompt-io.js'
 
 /** Decodes `input` in one chunk (plus a flush) and returns compact descriptions. */
 function decode(...chunks: string[]): string[] {

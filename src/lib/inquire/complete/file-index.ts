@@ -12,6 +12,7 @@ import {readdirSync, statSync} from 'node:fs'
 import {readdir, readFile} from 'node:fs/promises'
 import {dirname, join, posix} from 'node:path'
 import {performance} from 'node:perf_hooks'
+import {slot} from '../../process/slots.js'
 import {candidate, PathMatcher, type Candidate, type RankedList} from './match.js'
 
 /** The walk's bound (outside git): a home directory must not be read whole. */
@@ -120,8 +121,8 @@ interface Slot {
 /** Prompts opened in quick succession (a menu, then a reply) share one listing. */
 export const RELIST_AFTER_MS = 2000
 
-const SLOTS = Symbol.for('jp.mentionIndexes')
-const slots = ((globalThis as Record<symbol, unknown>)[SLOTS] ??= new Map<string, Slot>()) as Map<string, Slot>
+// A process-wide slot (process/slots.ts): two copies of this module share one index per root.
+const slots = slot('mentionIndexes', () => new Map()) as Map<string, Slot>
 
 /**
  * One workspace's file index. `refresh()` lists again in the background

@@ -17,7 +17,7 @@
 import {AsyncResource} from 'node:async_hooks'
 import type {KeyListener, PromptTerminal} from '../../prompt-terminal.js'
 import {PromptScreen, type View} from '../../screen.js'
-import {runPrompt, type Settle} from '../../tty.js'
+import {runPrompt, type Settle} from '../../prompt-io.js'
 import type {PromptContext} from '../../types.js'
 import {AbortPromptError, CancelPromptError, ExitPromptError} from './errors.js'
 import {effectScheduler, handleChange, withHooks} from './hook-engine.js'

@@ -1,6 +1,6 @@
 // The render worker's thread (built as dist/render-worker.cjs): the rest of
 // an answer, handed over by the printer where its own renderer was idle
-// (printer/render-worker.ts), rendered here in order while the main thread
+// (printer/hand-off.ts), rendered here in order while the main thread
 // reads the stream. Input comes as messages on the port it is given; output
 // goes back on it, and each reply is counted in the shared words so the main
 // thread can wait for one without its event loop (Atomics.wait):
@@ -45,7 +45,7 @@ const SEND_AT = 16 * 1024
  * same under any chunking), the shared reply count bumped after each piece,
  * and every HEARTBEAT_MS while the thread's event loop runs (a highlighter
  * loading): the main thread, blocked waiting for output, tells a busy
- * worker from a stalled one within printer/render-worker.ts STALLED_MS.
+ * worker from a stalled one within printer/hand-off.ts STALLED_MS.
  */
 const SLICE = 1024
 const HEARTBEAT_MS = 20
@@ -88,7 +88,7 @@ class Session {
     private readonly words: Int32Array,
   ) {}
 
-  /** A sign of life for the main thread, blocked waiting for output (printer/render-worker.ts STALLED_MS). */
+  /** A sign of life for the main thread, blocked waiting for output (printer/hand-off.ts STALLED_MS). */
   readonly beat = (): void => {
     Atomics.add(this.words, REPLIES, 1)
     Atomics.notify(this.words, REPLIES)

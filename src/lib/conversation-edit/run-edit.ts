@@ -2,11 +2,11 @@
 // the config and the one editor (resolved before any lock is taken, so a
 // broken config or a missing editor changes nothing), every lock held while
 // anything is written, the property flags, the journal folded in, then the
-// edit policy of conversation/edit.ts with `Re-open the editor to fix it?` on
+// edit policy of conversation/edit-policy.ts with `Re-open the editor to fix it?` on
 // the terminal. The command (src/commands/conversation/edit.ts) parses the
 // flags, calls this, and turns a rejection into its one-line error.
 import {loadWorkspaceConfig} from '../conversation/config.js'
-import {applyProperties, editConversationFiles, type FileSelection, noEditorMessage, planEdit} from '../conversation/edit.js'
+import {applyProperties, editConversationFiles, type FileSelection, noEditorMessage, planEdit} from '../conversation/edit-policy.js'
 import {WRITER_LOCK_WAIT_MS} from '../conversation/lock.js'
 import {ConversationNotFoundError, type ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
@@ -70,6 +70,8 @@ export async function runConversationEdit(request: ConversationEditRequest, ctx:
         confirmReopen: await reopenPrompt(),
         report: (line) => ctx.stderr(sanitizeUntrusted(line, {multiline: true})),
       })
+      // The editor wrote metadata.json behind the store's back: the listing's index must read it again.
+      for (const id of ids) await store.markChanged(id)
     }
   } finally {
     for (const release of releases) await release().catch(() => {})

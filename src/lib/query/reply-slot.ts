@@ -11,8 +11,8 @@
 import {rm} from 'node:fs/promises'
 import {dirname} from 'node:path'
 import {ensurePrivateDir, writeFileDurably} from '../conversation/files.js'
-import type {ReplySlot} from '../interrupt/queue-reply.js'
-import {readQueryDraft} from './compose.js'
+import type {ReplySlot} from '../interrupt/queue-prompt.js'
+import {readQueryDraft} from './draft.js'
 import {buildQueryDocument} from './document.js'
 
 export class QueuedReplyDraft implements ReplySlot {

@@ -1,6 +1,6 @@
 // Small pure helpers the adapters share to build StreamEvents.
 import {ByteScratch, decodeBinary, type TextRecord} from './text-records.js'
-import {type FinishReason, ProviderError, type StreamEvent, type TextPiece, type ToolCallEvent} from './types.js'
+import {type FinishReason, ProviderError, type StreamEvent, type ToolCallEvent} from './types.js'
 
 /**
  * One record of a stream (an SSE event, a chunk, an NDJSON line) as JSON; a
@@ -189,11 +189,6 @@ class BytesText {
 
 function bytesText(utf8: string, json: string): StreamEvent {
   return new BytesText(utf8, json) as StreamEvent
-}
-
-/** Whether a text event's text ends a line (read from its bytes when it has them). */
-export function endsLine(ev: TextPiece): boolean {
-  return ev.utf8 !== undefined ? ev.utf8.charCodeAt(ev.utf8.length - 1) === 10 : ev.text.endsWith('\n')
 }
 
 export function finishEvent(reason: FinishReason, raw: string | undefined): StreamEvent {

@@ -6,6 +6,7 @@
 import {StringDecoder} from 'node:string_decoder'
 import {TerminalSession} from '../terminal/session.js'
 import {confirmHangup, openTty, type TtyStreams} from '../terminal/tty.js'
+import {onTerminalResize} from '../terminal/resize.js'
 import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
 import {CTRL_C_READS, ESC_TIMEOUT_MS, KeyDecoder, PASTE_QUIET_MS, type Key} from './keys.js'
 import {PromptCancelledError, type PromptContext} from './types.js'
@@ -260,7 +261,7 @@ function listen(
   input.on('data', onData)
   input.on('end', onHangup)
   input.on('error', onHangup)
-  process.on('SIGWINCH', onWinch)
+  const stopResize = onTerminalResize(onWinch)
   out.on?.('resize', onResizeEvent)
   context?.signal?.addEventListener('abort', onEnd, {once: true})
   input.resume()
@@ -269,7 +270,7 @@ function listen(
     input.removeListener('data', onData)
     input.removeListener('end', onHangup)
     input.removeListener('error', onHangup)
-    process.removeListener('SIGWINCH', onWinch)
+    stopResize()
     out.removeListener?.('resize', onResizeEvent)
     context?.signal?.removeEventListener('abort', onEnd)
   }

@@ -1,6 +1,6 @@
 // Rendering a long answer on a second thread (issue 25's speed): the main
 // thread reads the stream, sanitizes and writes; a worker
-// (markdown/worker.ts, built as dist/render-worker.cjs) renders. The answer
+// (markdown/render-thread.ts, built as dist/render-worker.cjs) renders. The answer
 // starts on the main thread's own renderer, so the first token is shown at
 // once; the worker boots meanwhile, and once it is ready the rest of the
 // answer is handed to it where the main renderer is idle (between blocks,
@@ -22,9 +22,9 @@ import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'no
 import type {Hurry, MarkdownStream} from './markdown.js'
 import {showFormatChars} from '../text/format-chars.js'
 import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
-import type {RenderReply, RenderRequest} from '../markdown/worker.js'
+import type {RenderReply, RenderRequest} from '../markdown/render-thread.js'
 
-// The shared words (markdown/worker.ts): not imported, so the main thread never loads the worker's module.
+// The shared words (markdown/render-thread.ts): not imported, so the main thread never loads the worker's module.
 const REPLIES = 0
 const READY = 1
 const FAILED = 2
@@ -36,7 +36,7 @@ export const HAND_OFF_AFTER = 16 * 1024
  * for it is taken for dead, and what it was given is shown as it came: the
  * main thread blocks no longer than this for a stalled render, so signals
  * and keys are answered (SPEC §19). It bumps the reply count after every
- * 1 kB it renders and every 20 ms its event loop runs (markdown/worker.ts).
+ * 1 kB it renders and every 20 ms its event loop runs (markdown/render-thread.ts).
  * Not 100 ms: on a loaded machine a live worker can go unscheduled that
  * long, and one taken for dead shows the rest of its answer plain
  * (test/printer/render-worker.test.ts failed so under load at 100 ms).
