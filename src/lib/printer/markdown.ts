@@ -20,11 +20,24 @@ export interface MarkdownStream {
   lineBroken(): void
   /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
   cut?(): string
+  /** ...and goes on after all: as if it had not been cut, on a fresh line (markdown/render.ts `goOn`). */
+  goOn?(): void
+  /** Rendering elsewhere: blocks until all output so far has gone to the sink, briefly (hand-off.ts HURRIED_MS), then shows the rest plain. */
+  syncBriefly?(): void
   /** Rendering elsewhere (hand-off.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
+  /** While set, a signal or key is being answered: rendering elsewhere is not waited for (hand-off.ts HURRIED_MS). */
+  hurry?(how: Hurry): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
 }
+
+/**
+ * A signal or key is being answered: `menu` (the interrupt menu opens; the
+ * answer's end or cut waits for a render worker briefly), `exit` (shutdown:
+ * nothing waits for it), false (neither).
+ */
+export type Hurry = false | 'menu' | 'exit'
 
 /** What the printer renders with: one stream per answer and per reasoning block. */
 export interface PrinterMarkdown {

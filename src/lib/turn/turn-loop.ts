@@ -434,7 +434,8 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     onFailure: () => controller.abort(),
   })
   const partial = new ResponseParts((piece) => recorder.add(piece))
-  const onShutdown = () => controller.abort()
+  // Shutdown is answered at once: from here the answer's renderer is not waited for.
+  const onShutdown = () => (printer.hurry('exit'), controller.abort())
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
   const state: MenuState = {ended: false, atLineStart: true}
@@ -479,12 +480,12 @@ async function streamResponse(deps: TurnDeps): Promise<StreamResult> {
     state.held = undefined
   }
 
-  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
-  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
-  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
-  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
+  // The menu's answer ended the cut answer (r, s, a, a second Ctrl+C): what a render worker still had of it
+  // is shown now (its held-back word was shown before the menu opened).
+  if (controller.signal.aborted && !cutMidLine && state.decision !== undefined) printer.endCutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!shutdown && !controller.signal.aborted) || cutMidLine) printer.endAssistant()
+  if (!shutdown) printer.hurry(false)
   if (error !== undefined && state.decision === undefined) {
     printer.endAssistant()
   }
@@ -498,6 +499,11 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
   if (state.menu || !deps.interactive) return
   state.held = []
   const handler = deps.interactive.interrupts
+  // The menu opens now, whatever a render worker still has to draw (it lands above the menu), below all
+  // the text the partial answer would store: what the renderer held back (a partial word, a line it had not
+  // placed) is shown first, so the stored answer is what was shown and the next output starts on its own line.
+  printer.hurry('menu')
+  printer.cutAssistant()
   const menu = (async () => {
     await printer.flush()
     if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
@@ -516,6 +522,9 @@ function openStreamingMenu(deps: TurnDeps, state: MenuState, controller: AbortCo
         // The stream goes on (or, ended, is continued after it): release what was held.
         case 'resume':
         case 'continue': {
+          // As if the answer had not been cut: a word shown in part goes on whole below the menu.
+          printer.goOnAssistant()
+          printer.hurry(false)
           const h = state.held ?? []
           state.held = undefined
           state.menu = undefined
