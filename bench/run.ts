@@ -15,7 +15,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 /** bench/*.ts files that are not benches (shared code belongs in bench/lib; list here any that cannot move). */
 const HELPERS = new Set(['run.ts', 'steer-fuzz.ts'])
 /** Run first: the start-up figures are the most sensitive to a machine the other benches have warmed or loaded. */
-const FIRST = ['startup.ts', 'startup-breakdown.ts', 'ttft.ts']
+const FIRST = ['startup.ts', 'startup-breakdown.ts', 'tti.ts', 'ttft.ts']
 const found = readdirSync(HERE).filter((f) => f.endsWith('.ts') && !HELPERS.has(f))
 const BENCHES = [...FIRST.filter((f) => found.includes(f)), ...found.filter((f) => !FIRST.includes(f)).sort()]
 const listOnly = process.argv.includes('--list')

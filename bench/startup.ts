@@ -4,8 +4,9 @@
 // (same @oclif/core, also with a manifest; its --help, or its --version for
 // jp's), timed alternately in one run. Target ≤ 1.0× (SPEC §15). Issue 27:
 // `jp --version` and `jp --help` also against Codex CLI's `--version` (target
-// ≤ 1.0×; skipped with a note when Codex is not installed: BENCH_CODEX=its
-// bin, or `codex` on PATH; install it outside the repo) and `node -e 0`,
+// ≤ 1.0×: BENCH_CODEX=its bin, or `codex` on PATH, else the pinned one
+// installed into bench/.references (bench/lib/references.ts); skipped with a
+// note when none can be had) and `node -e 0`,
 // with CPU time (user+sys, /usr/bin/time) beside the wall: steadier when the
 // machine is busy. Every case runs under /usr/bin/time alike when present.
 //
@@ -17,6 +18,7 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import {tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {reference} from './lib/references.js'
 import {runIfMain, stats, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -72,7 +74,7 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv, file = process.execPath
  * this node, as jp is, so neither pays a shebang lookup the other does not.
  */
 function codexCommand(): {file: string; args: string[]} | undefined {
-  const bin = process.env.BENCH_CODEX ?? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'codex')).find((p) => existsSync(p))
+  const bin = process.env.BENCH_CODEX ?? (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'codex')).find((p) => existsSync(p)) ?? reference('codex')
   if (!bin || !existsSync(bin)) return undefined
   const real = realpathSync(bin)
   return readFileSync(real, 'utf8').slice(0, 64).startsWith('#!/usr/bin/env node') ? {file: process.execPath, args: [real, '--version']} : {file: real, args: ['--version']}
@@ -88,7 +90,7 @@ export async function run(): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), 'jp-bench-home-'))
   const env = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
   const codex = codexCommand()
-  if (!codex) process.stderr.write('startup: Codex CLI not found (BENCH_CODEX or `codex` on PATH): its rows are skipped\n')
+  if (!codex) process.stderr.write('startup: Codex CLI not found (BENCH_CODEX, `codex` on PATH, or installed into bench/.references): its rows are skipped\n')
   try {
     // [row, jp's arguments, the baseline's, extra environment]. Subcommand
     // help is recorded for 80 columns (the width without a terminal, as

@@ -10,6 +10,7 @@
 // commands and the topics (scripts/recorded-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {cpSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -51,9 +52,9 @@ const cli = await build({
   // Optional native or build-time packages some dependencies probe for.
   // The MCP SDK (express, hono, ajv, zod behind it) loads from node_modules when a server starts (src/lib/mcp/sdk.ts).
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node', '@modelcontextprotocol/sdk'],
-  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost()],
+  plugins: [commandSortWithoutCollator(), highlightWithoutPerCallCost(), stringWidthSetUpOnFirstUse()],
 })
-writeFileSync(join(root, 'dist/jp.cjs'), asciiOnly(routeDynamicImports(cli.outputFiles[0].text)))
+writeFileSync(join(root, 'dist/jp.cjs'), withBuildId(asciiOnly(routeDynamicImports(cli.outputFiles[0].text))))
 
 /**
  * oclif sorts each plugin's commands with `a.id.localeCompare(b.id)` on every
@@ -82,6 +83,47 @@ function commandSortWithoutCollator() {
       })
     },
   }
+}
+
+/**
+ * string-width (jp's own copy) sets itself up when imported: an
+ * `Intl.Segmenter` (the first of a process loads ICU's break-iterator data)
+ * and four Unicode-property regular expressions, 30-75 ms on this machine
+ * under load, paid by every run that loads the printer or the prompt, most of
+ * which measure only text the callers answer without it (isSimpleText). The
+ * module's body after its two imports becomes a function run at the first
+ * call: the same code, set up on first use. The build fails if the module is
+ * not shaped so (two imports, then one `export default function stringWidth`
+ * as its only export): a new string-width, look again.
+ */
+function stringWidthSetUpOnFirstUse() {
+  const imports = "import stripAnsi from 'strip-ansi';\nimport {eastAsianWidth} from 'get-east-asian-width';\n"
+  const entry = 'export default function stringWidth('
+  return {
+    name: 'string-width-on-first-use',
+    setup(b) {
+      b.onLoad({filter: /[\\/]string-width[\\/]index\.js$/}, async ({path}) => {
+        const text = readFileSync(path, 'utf8')
+        // Older copies nested under other packages (oclif's, wrap-ansi's) set up nothing costly.
+        if (path !== join(root, 'node_modules/string-width/index.js')) return undefined
+        if (!text.startsWith(imports) || text.split(entry).length !== 2 || text.split(/^export /m).length !== 2) {
+          throw new Error(`${path}: not the shape to set up on first use (scripts/build.js, stringWidthSetUpOnFirstUse)`)
+        }
+        const body = text.slice(imports.length).replace(entry, 'return function stringWidth(')
+        const contents = `${imports}let setUp;\nexport default function stringWidth(input, options) {\n  setUp ??= (() => {\n${body}\n})();\n  return setUp(input, options);\n}\n`
+        return {contents, loader: 'js'}
+      })
+    },
+  }
+}
+
+/**
+ * The bundle with its build id as its last line: the SHA-1 of the text
+ * before it. The code cache carries the same id, and bin/load.js uses the
+ * cache only when the two match, without hashing the bundle at start-up.
+ */
+function withBuildId(text) {
+  return `${text}\n//# jp-build-id ${createHash('sha1').update(text).digest('hex')}\n`
 }
 
 /**

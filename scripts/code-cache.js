@@ -4,8 +4,8 @@
 // are in it: about a sixth off the time to first token), then the markdown
 // renderer once (markdown-it and ours: loading and warming it on a terminal
 // takes half the CPU it does compiled from source, for ~180 kB more cache;
-// highlight.js stays out, it loads at a fence only), behind the SHA-1 of
-// the bundle text (bin/load.js uses it only for that exact text). The run
+// highlight.js stays out, it loads at a fence only), behind the bundle's
+// build id (bin/load.js uses it only for the bundle ending with that id). The run
 // happens in a child with a throw-away HOME; its output is shown only if it fails.
 import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
@@ -18,7 +18,7 @@ const file = join(root, 'dist/jp.cjs')
 
 const CHILD = `
 import {readFileSync, writeFileSync} from 'node:fs'
-import {bundleDigest, loadBundle} from ${JSON.stringify(pathToFileURL(join(root, 'bin/load.js')).href)}
+import {buildId, loadBundle} from ${JSON.stringify(pathToFileURL(join(root, 'bin/load.js')).href)}
 const file = ${JSON.stringify(file)}
 const {exports, script} = loadBundle(file, {useCache: false})
 const dir = ${JSON.stringify(pathToFileURL(join(root, 'bin/run.js')).href)}
@@ -38,7 +38,7 @@ process.env.JP_CFG_PROVIDERS_LLM_LLAMACPP_BASE_URL = 'http://127.0.0.1:' + serve
 await exports.execute({dir, args: ['query', '-n', 'hi']})
 await exports.warmCodeCache()
 server.close()
-writeFileSync(file + '.cache', Buffer.concat([bundleDigest(readFileSync(file)), script.createCachedData()]))
+writeFileSync(file + '.cache', Buffer.concat([buildId(readFileSync(file)), script.createCachedData()]))
 `
 
 const home = mkdtempSync(join(tmpdir(), 'jp-code-cache-'))

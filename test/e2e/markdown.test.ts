@@ -256,6 +256,18 @@ describe('e2e: markdown rendered on the terminal', function () {
   describe('interplay', () => {
     const PARA = 'The quick brown fox jumps over the lazy dog while the stream keeps going, word after word, until the paragraph is long enough to wrap many times on a narrow terminal.'
     const words = (text: string) => text.split(/\s+/).filter(Boolean)
+    /**
+     * The words shown from the row starting `from`, the menu's row left out: the word the cut showed in part
+     * before the menu opened (issue 34) comes again whole below it, so a last word before the menu that
+     * starts the first one after it is left out too.
+     */
+    const wordsAroundMenu = (rows: string[], from: number) => {
+      const menu = rows.findIndex((l, i) => i >= from && l.startsWith('Interrupted'))
+      const before = words(rows.slice(from, menu).join(' ').replace(/\^C/g, ' '))
+      const after = words(rows.slice(menu + 1).join(' ').replace(/\^C/g, ' '))
+      if (before.length > 0 && after.length > 0 && after[0].startsWith(before.at(-1)!)) before.pop()
+      return [...before, ...after]
+    }
 
     /** Two paragraphs (after `lead`), the terminal narrowed from 100 to 40 columns after the first: the second is laid out at 40. */
     async function resized(lead: string[], intervalMs: number): Promise<void> {
@@ -290,8 +302,7 @@ describe('e2e: markdown rendered on the terminal', function () {
       for (const row of rows) expect(cells(row)).to.be.at.most(40)
       const from = rows.findIndex((l) => l.startsWith('The quick'))
       // The menu's line and the terminal's echo of the key aside, the words follow on in order.
-      const shown = rows.slice(from).filter((l) => !l.startsWith('Interrupted')).join(' ').replace(/\^C/g, ' ')
-      expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
+      expect(wordsAroundMenu(rows, from).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
     })
 
     it('with the Queue: prompt open (type to queue), every block prints above it as it does with no prompt', async () => {
@@ -365,8 +376,7 @@ describe('e2e: markdown rendered on the terminal', function () {
           expect(['0', ''].includes(sgr[sgr.length - 1]), `${key}: styles reset`).to.equal(true)
           if (key === 's') continue
           const from = rows.findIndex((l) => l.startsWith('The quick'))
-          const shown = rows.slice(from).filter((l) => !l.startsWith('Interrupted')).join(' ').replace(/\^C/g, ' ')
-          expect(words(shown).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
+          expect(wordsAroundMenu(rows, from).join(' ')).to.include(words(`${PARA} ${PARA} ${PARA}`).join(' '))
         }
       })
 

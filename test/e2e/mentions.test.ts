@@ -6,7 +6,7 @@ import {execFileSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {makeSandbox, BIN, type Sandbox} from '../helpers/cli.js'
-import {openaiText} from '../helpers/openai-stream.js'
+import {openaiText, openaiToolCall} from '../helpers/openai-stream.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 import {startReplayServer, type ReplayServer} from '../llm/replay-server.js'
 import {userMessagesOf, writeServerConfig} from '../fixtures/e2e/scripted-query.js'
@@ -279,5 +279,102 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
     expect(res.code, t.screenText()).to.equal(0)
     const messages = server.requests[1].json().messages as Array<{role: string; content: string}>
     expect(messages.at(-1)).to.deep.equal({role: 'user', content: 'then @docs/readme.md\n\nAttached file docs/readme.md:\n```\n# read me\n```'})
+  })
+
+  it('a reply steered in at the next step carries its mentioned file, after the tool results (issue 36)', async () => {
+    const replay = await startReplayServer([{body: openaiToolCall('call_1', 'slow', {})}, {body: openaiText(['read it.'])}])
+    try {
+      run = new JpRun({
+        baseUrl: `${replay.url}/v1`,
+        toml: '[interrupt]\nqueue_delivery = "next_step"\n[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo ran"]}\nrun = "unattended"\n',
+      })
+      writeTree(run.sb.cwd)
+      await run.start('use the tool')
+      const t = run.term
+      await t.waitForText('Running slow')
+      t.type('see @docs/readme.md')
+      await t.waitForText('Queue: see @docs/readme.md')
+      t.send(keys.enter)
+      const res = await run.finish()
+      expect(res.code, t.screenText()).to.equal(0)
+      expect(replay.requests, t.screenText()).to.have.length(2)
+      const messages = replay.requests[1].json() as {messages: Array<{role: string; content: string}>}
+      expect(messages.messages.slice(-2)).to.deep.equal([
+        {role: 'tool', tool_call_id: 'call_1', content: 'ran\n'},
+        {role: 'user', content: 'see @docs/readme.md\n\nAttached file docs/readme.md:\n```\n# read me\n```'},
+      ])
+      const events = (await run.events()) as Array<{type: string; queued?: string; path?: string}>
+      const at = events.findIndex((e) => e.type === 'chat_request' && e.queued === 'next_step')
+      expect(events[at + 1], JSON.stringify(events)).to.include({type: 'attachment'})
+    } finally {
+      await replay.close()
+    }
+  })
+})
+
+describe('e2e: @ mentions in the tool prompts (the result editor, the skip reason)', function () {
+  this.timeout(60_000)
+  let run: JpRun | undefined
+  let replay: ReplayServer | undefined
+  afterEach(async () => {
+    run?.dispose()
+    run = undefined
+    await replay?.close()
+    replay = undefined
+  })
+
+  const README = 'Attached file docs/readme.md:\n```\n# read me\n```'
+  async function start(tool: string): Promise<PtySession> {
+    replay = await startReplayServer([{body: openaiToolCall('call_1', 'look', {})}, {body: openaiText(['seen.'])}])
+    run = new JpRun({baseUrl: `${replay.url}/v1`, toml: `[conversation.tools.look]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; echo ran"]}\n${tool}`})
+    writeTree(run.sb.cwd)
+    await run.start('use the tool')
+    return run.term
+  }
+  const toolMessage = () => (replay!.requests[1].json() as {messages: Array<{role: string; content: string}>}).messages.find((m) => m.role === 'tool')!
+
+  it('the result editor: a mentioned file goes to the model with the edited result, after it; a missing one keeps the editor open with one line', async () => {
+    const t = await start('run = "unattended"\nresult = "edit"\n')
+    await t.waitForText('Edit result before delivery')
+    t.type(' and @nope.md')
+    t.send(keys.enter)
+    await t.waitForText('⚠ @nope.md: no such file')
+    t.send(keys.ctrlW)
+    t.type('@docs/readme.md')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    expect(replay!.requests).to.have.length(2)
+    const content = toolMessage().content
+    expect(content, content).to.match(/^ran\n? and @docs\/readme\.md\n\n/)
+    expect(content.endsWith(README), content).to.equal(true)
+  })
+
+  it('the argument editor: the tool gets the JSON as typed; the mentioned file goes to the model after the call\'s result', async () => {
+    const t = await start('run = "ask"\n')
+    await t.waitForText('Run local tool look?')
+    t.send('e')
+    await t.waitForText('{}')
+    t.send(keys.ctrlU)
+    t.type('{"file": "@docs/readme.md"}')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    const request = replay!.requests[1].json() as {messages: Array<{role: string; content: string; tool_calls?: Array<{function: {arguments: string}}>}>}
+    const call = request.messages.find((m) => m.tool_calls)!
+    expect(JSON.parse(call.tool_calls![0].function.arguments)).to.deep.equal({file: '@docs/readme.md'})
+    expect(toolMessage().content).to.equal(`ran\n\n\n${README}`)
+  })
+
+  it('the skip reason: a mentioned file goes with the reason the model reads', async () => {
+    const t = await start('run = "ask"\n')
+    await t.waitForText('Run local tool look?')
+    t.send('r')
+    await t.waitForText('Reason for skipping (optional)')
+    t.type('use @docs/readme.md instead')
+    t.send(keys.enter)
+    const res = await run!.finish()
+    expect(res.code, t.screenText()).to.equal(0)
+    expect(toolMessage().content).to.equal(`Tool run skipped by user with a message:\n\nuse @docs/readme.md instead\n\n${README}`)
   })
 })

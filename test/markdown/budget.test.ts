@@ -6,7 +6,8 @@
 import {expect} from 'chai'
 import fc from 'fast-check'
 
-import {HIGHLIGHT_LINE_MAX} from '../../src/lib/markdown/render.js'
+import {HIGHLIGHT_ANSWER_MAX, HIGHLIGHT_LINE_MAX} from '../../src/lib/markdown/render.js'
+import {createRenderer} from '../../src/lib/markdown/index.js'
 import {chunksOf, cutAt, plain, render, renderChunks} from './render-helpers.js'
 
 const INPUTS: Record<string, string> = {
@@ -47,6 +48,30 @@ describe('markdown: the rendering budget (decided by the text, not the clock)', 
     for (let k = first; k <= last; k++) expect(lines[k], JSON.stringify(lines[k].slice(0, 60))).to.not.include('\u001b[')
     expect(lines[first - 1]).to.include('\u001b[35mmy') // keyword colour: highlighted
     expect(lines[last + 1]).to.include('\u001b[35mmy')
+  })
+
+  it('code past the answer\'s highlighting budget is plain, wherever the answer was chunked or handed to another renderer', async () => {
+    const block = '```ts\n' + 'const m: Map<string, number[]> = new Map() // c\n'.repeat(500) + '```\n\n'
+    const text = block.repeat(Math.ceil(HIGHLIGHT_ANSWER_MAX / (block.length - 20)) + 2)
+    const whole = await render(text, {columns: () => 100})
+    const rows = whole.split('\n').filter((l) => l.includes('const'))
+    expect(rows[0]).to.include('\u001b[')
+    expect(rows.at(-1)).to.not.include('\u001b[')
+    const firstPlain = rows.findIndex((l) => !l.includes('\u001b['))
+    const line = 'const m: Map<string, number[]> = new Map() // c'.length
+    expect(firstPlain).to.equal(Math.ceil(HIGHLIGHT_ANSWER_MAX / line))
+    expect(await renderChunks(chunksOf(text, 4096), {columns: () => 100})).to.equal(whole)
+    // Handed to another renderer between two blocks past the first (as to the render worker): it counts on.
+    const at = 3 * block.length
+    const first = createRenderer({columns: () => 100, color: true, hyperlinks: false, codeTheme: 'ansi'})
+    let out = first.push(text.slice(0, at))
+    while (first.waiting) {
+      await first.waiting
+      out += first.take()
+    }
+    const idle = first.idle()
+    expect(idle?.highlightSpent).to.be.greaterThan(0)
+    expect(out + (await renderChunks([text.slice(at)], {columns: () => 100, ...idle}))).to.equal(whole)
   })
 
   it('a run of more than 64 emphasis delimiters is text, not 25,000 nested emphases', async () => {

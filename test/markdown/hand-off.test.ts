@@ -51,13 +51,13 @@ describe('markdown: handing the rest of an answer to another renderer', function
     const at = (text: string) => (r.push(text), r.idle())
     expect(at('Some text'), 'in a paragraph').to.equal(undefined)
     expect(at(' more.\n'), 'at its end of line (a setext underline may follow)').to.equal(undefined)
-    expect(at('\n'), 'after its blank line').to.deep.equal({continues: true, highlighted: false})
+    expect(at('\n'), 'after its blank line').to.deep.equal({continues: true, highlighted: false, highlightSpent: 0})
     expect(at('```\ncode\n\n'), 'in a fence, after a blank line').to.equal(undefined)
-    expect(at('```\n\n'), 'after the fence').to.deep.equal({continues: true, highlighted: false})
+    expect(at('```\n\n'), 'after the fence').to.deep.equal({continues: true, highlighted: false, highlightSpent: 0})
     expect(at('- an item\n\n'), 'after a list item and a blank line (the list may go on)').to.equal(undefined)
     expect(at('Next'), 'a paragraph ends the list').to.equal(undefined)
-    expect(at('\n\n'), 'after that paragraph').to.deep.equal({continues: true, highlighted: false})
-    expect(createRenderer({...DEFAULTS}).idle(), 'before anything').to.deep.equal({continues: false, highlighted: false})
+    expect(at('\n\n'), 'after that paragraph').to.deep.equal({continues: true, highlighted: false, highlightSpent: 0})
+    expect(createRenderer({...DEFAULTS}).idle(), 'before anything').to.deep.equal({continues: false, highlighted: false, highlightSpent: 0})
   })
 
   it('carries a loaded highlighter over: code in a later list item is highlighted as in one render', async () => {
@@ -73,7 +73,7 @@ describe('markdown: handing the rest of an answer to another renderer', function
     first.push(text.slice(0, text.indexOf('Middle')))
     while (first.waiting) await first.waiting
     first.take()
-    expect(first.idle()).to.deep.equal({continues: true, highlighted: true})
+    expect(first.idle()).to.deep.equal({continues: true, highlighted: true, highlightSpent: 'const x = 1'.length})
   })
 
   it('gives the one-shot bytes for the bench answer handed off at its paragraph ends', async () => {

@@ -91,6 +91,28 @@ describe('printer: markdown on a terminal', () => {
     expect(got).to.equal(want)
   })
 
+  it('loadLater (a prompt opens first): the same bytes on a terminal, answer and reasoning, whether warmed after the prompt or loaded at the first text', async () => {
+    const answer = ['# Title\n\n- **a**\n', '```js\nconst x = 1\n```\n']
+    const run = async (loadLater: boolean, warm: boolean) => {
+      const stdout = sink(true)
+      const stderr = sink(true)
+      const markdown = await markdownFor({style: STYLE, format: 'text', stdout, stderr, env: {TERM: 'xterm'}, loadLater})
+      expect(typeof markdown?.warm, 'warm() only for loadLater').to.equal(loadLater ? 'function' : 'undefined')
+      if (warm) markdown?.warm?.()
+      const printer = new Printer({stdout, stderr, format: 'text', color: true, markdown, openPromptWriter: () => undefined})
+      opened.push(printer)
+      printer.reasoning('Thinking about **bold** things.\n')
+      for (const piece of answer) printer.assistant(piece)
+      printer.endAssistant()
+      await printer.flush()
+      return {out: stdout.text, err: stderr.text}
+    }
+    const atOnce = await run(false, false)
+    expect(plain(atOnce.out)).to.include('• a').and.not.include('**')
+    expect(await run(true, true)).to.deep.equal(atOnce)
+    expect(await run(true, false)).to.deep.equal(atOnce)
+  })
+
   it('TERM=dumb and style.markdown = false render nothing', async () => {
     expect(await markdownFor({style: STYLE, format: 'text', stdout: sink(true), stderr: sink(true), env: {TERM: 'dumb'}})).to.equal(undefined)
     expect(await markdownFor({style: {...STYLE, markdown: false}, format: 'text', stdout: sink(true), stderr: sink(true), env: {}})).to.equal(undefined)

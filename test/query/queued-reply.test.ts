@@ -31,4 +31,14 @@ describe('QueuedReplyDraft', () => {
     await Promise.all([slot.delivered(), next])
     expect(readFileSync(path, 'utf8')).to.equal('next\n')
   })
+
+  it('a reply sent as the next turn, whose turn is then discarded while another is queued: the draft keeps both (found by the pty fuzzer)', async () => {
+    const path = join(dir, 'QUERY_MESSAGE.md')
+    const slot = await QueuedReplyDraft.open(path, 'q')
+    await slot.set('sent')
+    expect(slot.take()).to.equal('sent')
+    await slot.set('next')
+    await slot.restore('sent')
+    expect(readFileSync(path, 'utf8')).to.equal('sent\n\nnext\n')
+  })
 })

@@ -3,6 +3,7 @@
 // never used, and import() still works in code restored from the cache (on
 // Node 20 it would throw ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
 import {expect} from 'chai'
+import {createHash} from 'node:crypto'
 import {execFileSync} from 'node:child_process'
 import {copyFileSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -29,20 +30,38 @@ describe('bundle: dist/jp.cjs and its code cache', function () {
     expect(load(join(ROOT, 'dist/jp.cjs'))).to.deep.equal({cacheRejected: false, exports: BUNDLE_EXPORTS})
   })
 
-  it('a cache made for other bundle text is not used, even at the same length', () => {
-    const sb = makeSandbox()
-    try {
-      const file = join(sb.dir, 'jp.cjs')
-      const text = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
-      // One character changed in a string: same length, which is all V8 itself would check.
-      const at = text.indexOf('Could not find')
-      expect(at).to.be.greaterThan(0)
-      writeFileSync(file, text.slice(0, at) + 'W' + text.slice(at + 1))
-      copyFileSync(join(ROOT, 'dist/jp.cjs.cache'), `${file}.cache`)
-      expect(load(file)).to.deep.equal({cacheRejected: null, exports: BUNDLE_EXPORTS})
-    } finally {
-      sb.cleanup()
-    }
+  /** The shipped bundle with one character of a string changed (same length, which is all V8 itself would check), ending with `idLine`. */
+  function otherBundle(idLine: (body: string) => string): string {
+    const text = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
+    const body = text.slice(0, text.lastIndexOf('//# jp-build-id '))
+    const at = body.indexOf('Could not find')
+    expect(at).to.be.greaterThan(0)
+    const changed = body.slice(0, at) + 'W' + body.slice(at + 1)
+    return changed + idLine(changed)
+  }
+
+  for (const [what, idLine] of [
+    // Another build: its own id, at the same length.
+    ['a cache made for another build is not used, even at the same length', (body: string) => `//# jp-build-id ${createHash('sha1').update(body).digest('hex')}\n`],
+    ['a bundle without a build id is compiled without the cache', () => '//# no id\n'],
+  ] as const) {
+    it(what, () => {
+      const sb = makeSandbox()
+      try {
+        const file = join(sb.dir, 'jp.cjs')
+        writeFileSync(file, otherBundle(idLine))
+        copyFileSync(join(ROOT, 'dist/jp.cjs.cache'), `${file}.cache`)
+        expect(load(file)).to.deep.equal({cacheRejected: null, exports: BUNDLE_EXPORTS})
+      } finally {
+        sb.cleanup()
+      }
+    })
+  }
+
+  it('the build id is the SHA-1 of the text before it (the cache check without hashing at start-up)', () => {
+    const text = readFileSync(join(ROOT, 'dist/jp.cjs'), 'utf8')
+    const at = text.lastIndexOf('//# jp-build-id ')
+    expect(text.slice(at)).to.equal(`//# jp-build-id ${createHash('sha1').update(text.slice(0, at - 1)).digest('hex')}\n`)
   })
 
   it('loads an ES-module plugin hook through import() from the cached bundle', async () => {

@@ -61,6 +61,8 @@ export interface InlineEditRequest {
   signal?: AbortSignal
   /** The widget leaves nothing on the screen when it ends, and the backend's other prompts wait for it (type to queue). */
   overlay?: boolean
+  /** The text goes to the model with its `@` mentions' files (a tool result, a skip reason): they are checked before it is sent. */
+  attachesMentions?: boolean
 }
 
 export function isNonBlank(text: string): boolean {
@@ -116,8 +118,8 @@ export async function editInline<R>(
         // No editor: Ctrl+X is neither offered nor bound (the help line must not offer what does not work).
         editorEscape: request.editorEscape && deps.editor !== undefined,
         ...(request.withHistory ? {history: historyOf(deps)} : {}),
-        // The conversation's own texts (a query, a reply) carry their mentions' files; tool prompts do not.
-        ...(request.withHistory ? {attachesMentions: true} : {}),
+        // The conversation's own texts (a query, a reply) carry their mentions' files, and so do the tool prompts' texts the model reads.
+        ...(request.withHistory || request.attachesMentions ? {attachesMentions: true} : {}),
         ...(request.placeholder !== undefined ? {placeholder: request.placeholder} : {}),
         ...(request.signal ? {signal: request.signal} : {}),
         ...(request.overlay ? {eraseOnDone: true, background: true} : {}),

@@ -16,7 +16,7 @@
 // Canonical id: modifiers in the order ctrl, alt, shift, then the key in
 // lower case ("ctrl-alt-shift-enter"); a plain character is itself, and a
 // plain Shift+letter is the upper-case letter.
-import {graphemeSegmenter} from '../text/graphemes.js'
+import {graphemeSegments} from '../text/graphemes.js'
 
 /** The keys a chord may name besides single characters (what the key decoder reports). */
 export const NAMED_KEYS = [
@@ -57,8 +57,8 @@ function parseChord(text: string): {ok: true; id: string} | {ok: false; problem:
   }
   const named = rest.toLowerCase()
   if (NAMED.has(named)) return {ok: true, id: chordId(mods, named)}
-  // One UTF-16 unit is one grapheme: the common case needs no segmenter.
-  const graphemes = rest.length === 1 ? 1 : [...graphemeSegmenter().segment(rest)].length
+  // ASCII key names need no segmenter (text/graphemes.ts).
+  const graphemes = [...graphemeSegments(rest)].length
   if (graphemes !== 1 || /[\p{C}\s]/u.test(rest)) {
     const hint = rest.includes('-') ? ' (modifiers are ctrl-, alt- and shift-)' : ''
     return {ok: false, problem: `unknown key "${rest}" in "${text}"${hint}: expected a named key (${NAMED_KEYS.join(', ')}) or one character`}

@@ -28,7 +28,7 @@
 //   caller ends one that never finishes (`endPaste()`, after PASTE_QUIET_MS
 //   of silence or on the user's Ctrl+C), so a lost end marker cannot wedge a
 //   prompt.
-import {graphemeSegmenter} from '../text/graphemes.js'
+import {graphemeSegments} from '../text/graphemes.js'
 
 export interface Key {
   /**
@@ -284,7 +284,7 @@ export class KeyDecoder {
       end++
     }
     const keys: Key[] = []
-    for (const {segment} of graphemeSegmenter().segment(s.slice(0, end))) keys.push(key('char', segment, {text: segment}))
+    for (const {segment} of graphemeSegments(s.slice(0, end))) keys.push(key('char', segment, {text: segment}))
     return {keys, consumed: end}
   }
 
@@ -304,7 +304,7 @@ export class KeyDecoder {
     if (isControl(code)) return {keys: [controlKey(next, true)], consumed: 2}
     if (isC1(code)) return {keys: [], consumed: 2}
     // Alt + one grapheme (so Alt+é is one key).
-    const {segment} = graphemeSegmenter().segment(s.slice(1))[Symbol.iterator]().next().value!
+    const {segment} = graphemeSegments(s.slice(1))[Symbol.iterator]().next().value!
     // A grapheme that reaches the end of the input may still grow (a
     // combining mark after a letter, a surrogate pair, a ZWJ sequence split
     // across reads): wait for the next read or the flush after

@@ -31,6 +31,7 @@ import {onTerminalBorrow} from '../terminal/borrow.js'
 import {holdInterruptKeyMode} from '../terminal/key-mode.js'
 import {openTtyReadStream} from '../terminal/tty.js'
 import {keepTypeahead, takeTypeahead} from '../terminal/typeahead.js'
+import {GapKeys} from './gap-keys.js'
 
 /** How long keys wait as typeahead for a prompt that said it opens; then they are read here again. */
 const CAPTURE_MS = 1000
@@ -88,14 +89,19 @@ class TerminalKeys {
   private readonly text = new StringDecoder('utf8')
   /** Set while keys wait for a prompt that is opening (until it reads the terminal, or CAPTURE_MS). */
   private capture: NodeJS.Timeout | undefined
+  private readonly gap = new GapKeys()
 
   constructor(private readonly onCtrlC: () => void) {}
 
   onKey(listener: KeyListener): () => void {
     this.listeners.push(listener)
+    // Keys typed between two phases: theirs, once the caller has armed it.
+    const kept = this.gap.take()
+    if (kept !== '') setImmediate(() => this.listeners.includes(listener) && !this.stopped && this.read(kept))
     return () => {
       const i = this.listeners.lastIndexOf(listener)
       if (i >= 0) this.listeners.splice(i, 1)
+      if (this.listeners.length === 0) this.gap.listenerGone()
     }
   }
 
@@ -114,6 +120,7 @@ class TerminalKeys {
         this.onCtrlC()
         return
       }
+      if (this.listeners.length === 0 && this.gap.keep(key.sequence + rest())) return
       const open = this.listeners.at(-1)?.(key)
       if (open) {
         keepTypeahead(key.sequence + rest())
@@ -152,6 +159,7 @@ class TerminalKeys {
   /** A prompt or a child borrows the terminal: stop reading; the prompt that was opening reads the kept keys itself. */
   lend(): void {
     this.borrowed++
+    this.gap.drop()
     this.unlisten()
     this.endCapture()
   }
@@ -166,6 +174,7 @@ class TerminalKeys {
     if (this.stopped) return false
     this.stopped = true
     this.endCapture()
+    this.gap.drop()
     this.unlisten()
     return true
   }

@@ -17,6 +17,8 @@ export type RenderRequest =
   | {type: 'push'; text: string; columns: number}
   | {type: 'broken'}
   | {type: 'cut'}
+  /** The cut answer goes on (markdown/render.ts `goOn`). */
+  | {type: 'go-on'}
   /** Replies `{done: id}` once everything before it is rendered and sent. */
   | {type: 'sync'; id: number}
   | {type: 'end'; id: number}
@@ -51,11 +53,18 @@ const HEARTBEAT_MS = 20
 /**
  * Fault injection for the output-path tests (issue 34): with
  * JP_TEST_STALL_RENDER=1 in the environment, the worker stops forever at
- * its first push, as a render that never ends would. Read only here.
+ * its first push, as a render that never ends would — alive (still
+ * beating, as a long highlight does between its slices), so the main
+ * thread can never take it for dead: anything that waits for it waits
+ * forever. Read only here.
  */
-function stallIfAsked(): void {
+function stallIfAsked(beat: () => void): void {
   if (process.env.JP_TEST_STALL_RENDER !== '1') return
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)
+  const still = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    beat()
+    Atomics.wait(still, 0, 0, HEARTBEAT_MS)
+  }
 }
 
 /** Where the slice of `text` from `at` ends: SLICE on, never between the halves of a surrogate pair. */
@@ -66,77 +75,99 @@ function sliceEnd(text: string, at: number): number {
   return end
 }
 
-export function serve(port: MessagePort, words: Int32Array): void {
-  let renderer: MarkdownRenderer | undefined
-  let columns = 80
-  let out = ''
-  let pushes = 0
-  let answer = 0
-  let queue: Promise<void> = Promise.resolve()
+/** One worker's rendering: the answer it renders, the output it gathers, the replies it counts. */
+class Session {
+  private renderer: MarkdownRenderer | undefined
+  private columns = 80
+  private out = ''
+  private pushes = 0
+  private answer = 0
 
-  const beat = () => {
-    Atomics.add(words, REPLIES, 1)
-    Atomics.notify(words, REPLIES)
+  constructor(
+    private readonly port: MessagePort,
+    private readonly words: Int32Array,
+  ) {}
+
+  /** A sign of life for the main thread, blocked waiting for output (printer/hand-off.ts STALLED_MS). */
+  readonly beat = (): void => {
+    Atomics.add(this.words, REPLIES, 1)
+    Atomics.notify(this.words, REPLIES)
   }
-  const reply = (message: RenderReply) => {
-    port.postMessage(message)
-    beat()
+
+  private reply(message: RenderReply): void {
+    this.port.postMessage(message)
+    this.beat()
   }
-  setInterval(beat, HEARTBEAT_MS).unref()
-  const send = () => {
-    if (out === '') return
-    const text = out
-    out = ''
-    reply({out: text, answer, pushes})
+
+  /** What is rendered and not yet sent goes now. */
+  send(): void {
+    if (this.out === '') return
+    const text = this.out
+    this.out = ''
+    this.reply({out: text, answer: this.answer, pushes: this.pushes})
   }
-  const settle = async (r: MarkdownRenderer) => {
+
+  private async settle(r: MarkdownRenderer): Promise<void> {
     while (r.waiting) {
       await r.waiting
-      out += r.take()
+      this.out += r.take()
     }
   }
-  const handle = async (req: RenderRequest) => {
+
+  async handle(req: RenderRequest): Promise<void> {
     switch (req.type) {
       case 'start':
         // What the answer before left unsent was cut short with it.
-        out = ''
-        pushes = 0
-        answer = req.answer
-        columns = req.columns
-        renderer = createRenderer({...req.options, columns: () => columns})
+        this.out = ''
+        this.pushes = 0
+        this.answer = req.answer
+        this.columns = req.columns
+        this.renderer = createRenderer({...req.options, columns: () => this.columns})
         return
       case 'push':
-        pushes++
-        if (!renderer) return
-        stallIfAsked()
-        columns = req.columns
-        for (let at = 0, end = 0; at < req.text.length; at = end) {
-          end = sliceEnd(req.text, at)
-          out += renderer.push(req.text.slice(at, end))
-          await settle(renderer)
-          beat()
-        }
-        if (out.length >= SEND_AT) send()
-        return
+        return this.push(req.text, req.columns)
       case 'broken':
-        renderer?.lineBroken()
-        out += renderer?.take() ?? ''
+        this.renderer?.lineBroken()
+        this.out += this.renderer?.take() ?? ''
         return
       case 'cut':
-        out += renderer?.cut() ?? ''
+        this.out += this.renderer?.cut() ?? ''
+        return
+      case 'go-on':
+        this.renderer?.goOn()
         return
       case 'sync':
       case 'end':
-        if (renderer && req.type === 'end') {
-          out += renderer.end()
-          await settle(renderer)
-          renderer = undefined
+        if (this.renderer && req.type === 'end') {
+          this.out += this.renderer.end()
+          await this.settle(this.renderer)
+          this.renderer = undefined
         }
-        send()
-        reply({done: req.id})
+        this.send()
+        this.reply({done: req.id})
     }
   }
 
+  private async push(text: string, columns: number): Promise<void> {
+    this.pushes++
+    const renderer = this.renderer
+    if (!renderer) return
+    stallIfAsked(this.beat)
+    this.columns = columns
+    for (let at = 0, end = 0; at < text.length; at = end) {
+      end = sliceEnd(text, at)
+      this.out += renderer.push(text.slice(at, end))
+      await this.settle(renderer)
+      this.beat()
+    }
+    if (this.out.length >= SEND_AT) this.send()
+  }
+}
+
+export function serve(port: MessagePort, words: Int32Array): void {
+  const session = new Session(port, words)
+  setInterval(session.beat, HEARTBEAT_MS).unref()
+  let queue: Promise<void> = Promise.resolve()
   let pending = 0
   let failed = false
   port.on('message', (req: RenderRequest) => {
@@ -144,14 +175,14 @@ export function serve(port: MessagePort, words: Int32Array): void {
     // In order, each after the one before (a fence may wait for the highlighter).
     queue = queue.then(async () => {
       try {
-        if (!failed) await handle(req)
+        if (!failed) await session.handle(req)
       } catch {
         failed = true
         Atomics.store(words, FAILED, 1)
         Atomics.notify(words, REPLIES)
       }
       // Nothing else has come in behind it: what is rendered goes now rather than with more.
-      if (--pending === 0 && !failed) send()
+      if (--pending === 0 && !failed) session.send()
     })
   })
   tuneCompiler()

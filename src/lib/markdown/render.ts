@@ -58,6 +58,8 @@ export interface MarkdownRenderOptions {
   continues?: boolean
   /** ...and it had loaded its highlighter (code in a later list item or quote is highlighted): this one loads it first. */
   highlighted?: boolean
+  /** ...and had highlighted this many characters of code (HIGHLIGHT_ANSWER_MAX counts on from there). */
+  highlightSpent?: number
   /**
    * Written before each code line (never part of what is shown): lets a
    * caller that indents the rendered text (`jp conversation show`) leave
@@ -69,6 +71,8 @@ export interface MarkdownRenderOptions {
 /** A segment needs the parser only when it holds one of these (else it is plain text). */
 const INLINE_SYNTAX = /[\\`*_~[\]<&:!]/
 const MAX_WIDTH = 1000
+/** How much of the block being rendered is kept so a cut can be taken back (`goOn`). */
+const SINCE_IDLE_MAX = 256 * 1024
 
 export class MarkdownRenderer {
   private splitter = new BlockSplitter()
@@ -88,6 +92,7 @@ export class MarkdownRenderer {
   constructor(private readonly opts: MarkdownRenderOptions) {
     this.base = opts.base ?? PLAIN
     this.wrote = opts.continues === true
+    this.highlightSpent = opts.highlightSpent ?? 0
     if (opts.highlighted && opts.loadHighlighter) {
       // Held until it is loaded, as at a first fence.
       this.loading = opts.loadHighlighter().then(
@@ -102,15 +107,33 @@ export class MarkdownRenderer {
    * a new renderer fed the rest of the answer renders exactly what this one
    * would (test/markdown/hand-off.test.ts); undefined when not between blocks.
    */
-  idle(): {continues: boolean; highlighted: boolean} | undefined {
+  idle(): {continues: boolean; highlighted: boolean; highlightSpent: number} | undefined {
     const idle = this.splitter.idle() && !this.para && !this.fence && !this.list && !this.loading && this.held.length === 0 && this.out === ''
-    return idle ? {continues: this.wrote, highlighted: this.highlighter !== undefined} : undefined
+    return idle ? {continues: this.wrote, highlighted: this.highlighter !== undefined, highlightSpent: this.highlightSpent} : undefined
   }
+
+  /** Characters of code highlighted so far in this answer (HIGHLIGHT_ANSWER_MAX). */
+  private highlightSpent: number
 
   /** Feeds more (sanitized) text; returns the bytes it renders. */
   push(text: string): string {
+    this.keepSinceIdle(text)
     this.run(this.splitter.push(text))
     return this.take()
+  }
+
+  /**
+   * The text since the renderer was last idle (between blocks), and whether
+   * it had written by then: what `goOn` needs to undo a cut. Undefined past
+   * SINCE_IDLE_MAX of it (decided by the text, so any chunking agrees).
+   */
+  private sinceIdle: {text: string; wrote: boolean; spent: number} | undefined = {text: '', wrote: false, spent: 0}
+
+  private keepSinceIdle(text: string): void {
+    if (this.idle()) this.sinceIdle = {text: '', wrote: this.wrote, spent: this.highlightSpent}
+    if (!this.sinceIdle) return
+    if (this.sinceIdle.text.length + text.length > SINCE_IDLE_MAX) this.sinceIdle = undefined
+    else this.sinceIdle.text += text
   }
 
   /** The text ended: renders what is still open. */
@@ -144,10 +167,37 @@ export class MarkdownRenderer {
    */
   cut(): string {
     if (this.loading) return ''
+    this.beforeCut = this.sinceIdle
     this.run(this.splitter.end())
     this.splitter = new BlockSplitter()
     this.list = undefined
+    this.sinceIdle = undefined
     return this.take()
+  }
+
+  /** What `sinceIdle` was when the answer was cut (undefined: not cut, or too long to go back to). */
+  private beforeCut: {text: string; wrote: boolean; spent: number} | undefined
+
+  /**
+   * The cut answer goes on after all (`c` at the menu), on a line below
+   * the menu: the renderer is put back as it was before the cut (a renderer
+   * fed the text since the last idle point again, its output dropped: it
+   * was shown), so a word the cut showed in part is shown whole again and
+   * a list or paragraph goes on as one. Where that text is too long to
+   * keep (or a highlighter would have to load first), the rest starts a
+   * new block, as after any cut.
+   */
+  goOn(): void {
+    const before = this.beforeCut
+    this.beforeCut = undefined
+    if (!before || this.loading) return
+    const again = new MarkdownRenderer({...this.opts, continues: before.wrote, highlighted: false, highlightSpent: before.spent})
+    again.highlighter = this.highlighter
+    again.push(before.text)
+    if (again.loading) return
+    again.lineBroken()
+    again.out = ''
+    Object.assign(this, again)
   }
 
   /** The terminal line was ended by other output (chrome, a menu): go on on a fresh line. */
@@ -387,10 +437,12 @@ export class MarkdownRenderer {
 
   /** The pieces of `text`, the block's newest line (already in `f.lines`). */
   private codePieces(f: Code, text: string): Piece[] {
-    if (f.language && this.highlighter && text.length > HIGHLIGHT_LINE_MAX) {
-      // Too long to highlight in time (some grammars take time growing with the square of a line): plain, and the next line starts afresh.
+    if (f.language && this.highlighter && (text.length > HIGHLIGHT_LINE_MAX || this.highlightSpent >= HIGHLIGHT_ANSWER_MAX)) {
+      // Too long to highlight in time (some grammars take time growing with the square of a line), or past
+      // the answer's budget: plain, and the next line starts afresh.
       f.from = f.lines.length
     } else if (f.language && this.highlighter) {
+      this.highlightSpent += text.length
       f.from = withinHighlightBudget(f.lines, f.from)
       const lines = f.from === f.lines.length - 1 ? [text] : f.lines.slice(f.from)
       const {pieces, ground} = this.highlighter.lastLine(f.language, lines, 0, CODE_THEMES[this.opts.codeTheme])
@@ -717,6 +769,15 @@ export class MarkdownRenderer {
 export const HIGHLIGHT_LINE_MAX = 1000
 /** The lines a line is highlighted after (its context, at most highlight.ts CONTEXT_LINES) hold at most this many characters. */
 export const HIGHLIGHT_CONTEXT_MAX = 4000
+/**
+ * An answer's code lines are highlighted until they have held this many
+ * characters; code after that is plain. highlight.js takes ~0.1 ms a line
+ * of TypeScript (its joined expression tried at every token), so a
+ * megabyte of code took a render worker over a second more than showing it
+ * raw; 256 kB (~6,000 lines: far more code than an answer holds) bounds
+ * that to a quarter while no ordinary answer reaches it.
+ */
+export const HIGHLIGHT_ANSWER_MAX = 256 * 1024
 
 /** Where a line's context starts so that it and the line hold at most HIGHLIGHT_CONTEXT_MAX characters. */
 function withinHighlightBudget(lines: readonly string[], from: number): number {

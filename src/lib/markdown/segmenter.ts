@@ -127,18 +127,9 @@ export class ParagraphSegmenter {
     let i = this.pos
     while (i < n) {
       if (i === this.start && isWord(s.charCodeAt(i)) && this.stack.length === 0 && this.code === 0 && this.dest === 0) {
-        // Whole words of WORD characters, each followed by one space.
-        WORDS.lastIndex = i
-        let end = WORDS.test(s) ? WORDS.lastIndex : -1
-        // The last word's space must be known to be one space (more may follow, or a newline).
-        if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) {
-          const sp = s.lastIndexOf(' ', end - 2)
-          end = sp >= i ? sp + 1 : -1
-        }
+        const end = this.words(s, i, n, out)
         if (end > i) {
-          const text = s.slice(i, end - 1)
-          out.push({text, space: ' ', plain: PRINTABLE.test(text) ? 'ascii' : 'words'})
-          this.start = i = end
+          i = end
           continue
         }
       }
@@ -149,105 +140,112 @@ export class ParagraphSegmenter {
         i = ORDINARY.lastIndex
         if (i >= n) break
       }
-      const c = s[i]
-      if (this.code > 0) {
-        if (c === '`') {
-          const run = runLength(s, i, '`')
-          if (i + run >= n) break // the run may grow
-          if (run === this.code) this.code = 0
-          i += run
-        } else {
-          if (i - this.codeAt > HOLD_LIMIT) this.code = 0
-          i++
-        }
-        continue
-      }
-      if (this.dest > 0) {
-        if (c === '\\') {
-          if (i + 1 >= n) break
-          i += 2
-          continue
-        }
-        if (c === '(') this.dest++
-        else if (c === ')') this.dest--
-        else if (c === '\n' && i + 1 < n && s[i + 1] === '\n') this.dest = 0
-        if (i - this.destAt > HOLD_LIMIT) this.dest = 0
-        i++
-        continue
-      }
-      this.expire(i)
-      if (c === ' ' || c === '\t' || c === '\n') {
-        let j = i
-        while (j < n && isSpace(s.charCodeAt(j))) j++
-        if (j >= n) break // the whitespace run may continue
-        if (this.stack.length === 0) {
-          const text = s.slice(this.start, i)
-          if (text !== '') out.push({text, space: s.slice(i, j)})
-          this.start = j
-        }
-        i = j
-        continue
-      }
-      if (c === '\\') {
-        if (i + 1 >= n) break
-        i += 2
-        continue
-      }
-      if (c === '`') {
-        const run = runLength(s, i, '`')
-        if (i + run >= n) break
-        this.code = run
-        this.codeAt = i
-        i += run
-        continue
-      }
-      if (c === '*' || c === '_' || c === '~') {
-        const run = runLength(s, i, c)
-        if (i + run >= n) break // needs the character after the run
-        // (Never read out of bounds: V8 drops the scan's optimised code when it does, and compiles it again.)
-        this.delimiter(c, run, i > 0 ? s[i - 1] : undefined, s[i + run], i)
-        i += run
-        continue
-      }
-      if (c === '[') {
-        this.stack.push({kind: '[', count: 1, at: i})
-        i++
-        continue
-      }
-      if (c === ']') {
-        if (i + 1 >= n) break // `](` or `][` may follow
-        const k = this.lastIndex('[')
-        if (k >= 0) {
-          this.stack.length = k
-          if (s[i + 1] === '(') {
-            this.dest = 1
-            this.destAt = i
-            i += 2
-            continue
-          }
-          if (s[i + 1] === '[') {
-            this.stack.push({kind: '[', count: 1, at: i + 1})
-            i += 2
-            continue
-          }
-        }
-        i++
-        continue
-      }
-      if (c === '<') {
-        this.stack.push({kind: '<', count: 1, at: i})
-        i++
-        continue
-      }
-      if (c === '>') {
-        const k = this.lastIndex('<')
-        if (k >= 0) this.stack.length = k
-        i++
-        continue
-      }
-      i++
+      // Each step says where the scan goes on, or -1: it needs more text to decide.
+      const next = this.code > 0 ? this.inCode(s, i, n) : this.dest > 0 ? this.inDestination(s, i, n) : this.markup(s, i, n, out)
+      if (next < 0) break
+      i = next
     }
     this.pos = i
+  }
+
+  /** Whole words of WORD characters from `i` (the segment's start), each followed by one space: cut as one segment, its end returned (-1: none). */
+  private words(s: string, i: number, n: number, out: Segment[]): number {
+    WORDS.lastIndex = i
+    let end = WORDS.test(s) ? WORDS.lastIndex : -1
+    // The last word's space must be known to be one space (more may follow, or a newline).
+    if (end >= 0 && (end >= n || isSpace(s.charCodeAt(end)))) {
+      const sp = s.lastIndexOf(' ', end - 2)
+      end = sp >= i ? sp + 1 : -1
+    }
+    if (end <= i) return -1
+    const text = s.slice(i, end - 1)
+    out.push({text, space: ' ', plain: PRINTABLE.test(text) ? 'ascii' : 'words'})
+    this.start = end
+    return end
+  }
+
+  /** Inside a code span: only a run of as many backticks ends it. */
+  private inCode(s: string, i: number, n: number): number {
+    if (s.charCodeAt(i) === 96) {
+      const run = runLength(s, i, '`')
+      if (i + run >= n) return -1 // the run may grow
+      if (run === this.code) this.code = 0
+      return i + run
+    }
+    if (i - this.codeAt > HOLD_LIMIT) this.code = 0
+    return i + 1
+  }
+
+  /** Inside a link destination `(...)`: parentheses counted, a blank line or HOLD_LIMIT ends it. */
+  private inDestination(s: string, i: number, n: number): number {
+    const c = s[i]
+    if (c === '\\') return i + 1 >= n ? -1 : i + 2
+    if (c === '(') this.dest++
+    else if (c === ')') this.dest--
+    else if (c === '\n' && i + 1 < n && s[i + 1] === '\n') this.dest = 0
+    if (i - this.destAt > HOLD_LIMIT) this.dest = 0
+    return i + 1
+  }
+
+  /** A character that may be inline syntax (or whitespace, which may end a segment). */
+  private markup(s: string, i: number, n: number, out: Segment[]): number {
+    this.expire(i)
+    const c = s[i]
+    if (c === ' ' || c === '\t' || c === '\n') return this.space(s, i, n, out)
+    if (c === '\\') return i + 1 >= n ? -1 : i + 2
+    if (c === '`') {
+      const run = runLength(s, i, '`')
+      if (i + run >= n) return -1
+      this.code = run
+      this.codeAt = i
+      return i + run
+    }
+    if (c === '*' || c === '_' || c === '~') {
+      const run = runLength(s, i, c)
+      if (i + run >= n) return -1 // needs the character after the run
+      // (Never read out of bounds: V8 drops the scan's optimised code when it does, and compiles it again.)
+      this.delimiter(c, run, i > 0 ? s[i - 1] : undefined, s[i + run], i)
+      return i + run
+    }
+    if (c === '[') this.stack.push({kind: '[', count: 1, at: i})
+    else if (c === ']') return this.closeBracket(s, i, n)
+    else if (c === '<') this.stack.push({kind: '<', count: 1, at: i})
+    else if (c === '>') {
+      const k = this.lastIndex('<')
+      if (k >= 0) this.stack.length = k
+    }
+    return i + 1
+  }
+
+  /** A whitespace run: at ground state it ends the segment before it. */
+  private space(s: string, i: number, n: number, out: Segment[]): number {
+    let j = i
+    while (j < n && isSpace(s.charCodeAt(j))) j++
+    if (j >= n) return -1 // the whitespace run may continue
+    if (this.stack.length === 0) {
+      const text = s.slice(this.start, i)
+      if (text !== '') out.push({text, space: s.slice(i, j)})
+      this.start = j
+    }
+    return j
+  }
+
+  /** `]`: closes the last `[`, and opens a destination `(` or a reference `[` right after it. */
+  private closeBracket(s: string, i: number, n: number): number {
+    if (i + 1 >= n) return -1 // `](` or `][` may follow
+    const k = this.lastIndex('[')
+    if (k < 0) return i + 1
+    this.stack.length = k
+    if (s[i + 1] === '(') {
+      this.dest = 1
+      this.destAt = i
+      return i + 2
+    }
+    if (s[i + 1] === '[') {
+      this.stack.push({kind: '[', count: 1, at: i + 1})
+      return i + 2
+    }
+    return i + 1
   }
 
   /** Openers older than HOLD_LIMIT are literal; an autolink `<` ends at whitespace. */

@@ -19,7 +19,7 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {MessageChannel, receiveMessageOnPort, Worker, type MessagePort} from 'node:worker_threads'
 
-import type {MarkdownStream} from './markdown.js'
+import type {Hurry, MarkdownStream} from './markdown.js'
 import {showFormatChars} from '../text/format-chars.js'
 import type {MarkdownRenderer, RendererOptions} from '../markdown/index.js'
 import type {RenderReply, RenderRequest} from '../markdown/render-thread.js'
@@ -42,6 +42,15 @@ export const HAND_OFF_AFTER = 16 * 1024
  * (test/printer/render-worker.test.ts failed so under load at 100 ms).
  */
 const STALLED_MS = 1000
+/**
+ * While a signal or key is being answered (a menu opening, shutdown:
+ * `HandOffStream.hurry`), the worker is not waited for at all, except for
+ * the end or cut of the answer, for at most this long: a live worker has
+ * long rendered what it had by the time a key is read from the menu, and
+ * one stuck for longer is given up (what it had not rendered is shown
+ * plain), so the menu, the reply or the exit never waits for a render.
+ */
+const HURRIED_MS = 100
 /** Input is sent once per event-loop turn, or at once past this much. */
 const SEND_AT = 64 * 1024
 
@@ -117,27 +126,42 @@ export class RenderWorker {
     this.port.postMessage(req)
   }
 
-  /** Asks for everything so far and blocks until it is back (given to `sink`); false if the worker failed. */
-  wait(type: 'sync' | 'end'): boolean {
+  /**
+   * Asks for everything so far and blocks until it is back (given to
+   * `sink`), for at most `limitMs`; false if the worker failed or was given
+   * up (then stopped: what it was rendering is not waited for again).
+   */
+  wait(type: 'sync' | 'end', limitMs = Infinity): boolean {
     const id = this.nextId++
     this.post({type, id})
-    let quietSince = performance.now()
+    const start = performance.now()
+    let quietSince = start
     for (let last = -1; ; ) {
       const seen = Atomics.load(this.words, REPLIES)
-      for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.reply(m.message as RenderReply)
+      this.poll()
       if (this.done >= id) return true
       if (this.failed) return false
       // A worker that died outside its own error handling cannot say so while this thread waits (its
       // 'exit' event needs the event loop): one that sends nothing for STALLED_MS is taken for dead.
+      const now = performance.now()
       if (seen !== last) {
         last = seen
-        quietSince = performance.now()
-      } else if (performance.now() - quietSince > STALLED_MS) {
+        quietSince = now
+      } else if (now - quietSince > STALLED_MS) {
         this.stop()
         return false
       }
-      Atomics.wait(this.words, REPLIES, seen, 100)
+      if (now - start > limitMs) {
+        this.stop()
+        return false
+      }
+      Atomics.wait(this.words, REPLIES, seen, Math.min(100, Math.max(1, limitMs - (now - start))))
     }
+  }
+
+  /** Takes the replies already sent, without waiting for any. */
+  poll(): void {
+    for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.reply(m.message as RenderReply)
   }
 
   /** Told how many pushes of the current answer the worker has rendered, whenever it sends output. */
@@ -238,7 +262,16 @@ export class HandOffStream implements MarkdownStream {
       return this.local.end()
     }
     this.flushInput()
-    return this.worker!.wait('end') ? '' : this.lost()
+    // Shutting down, the rest is not waited for at all: what the worker has not rendered is shown plain.
+    const limit = this.hurried === 'exit' ? 0 : this.hurried === 'menu' ? HURRIED_MS : Infinity
+    return this.worker!.wait('end', limit) ? '' : this.lost()
+  }
+
+  /** Set while a signal or key is answered (a menu opening, shutdown): the worker is not waited for (see HURRIED_MS). */
+  private hurried: Hurry = false
+
+  hurry(how: Hurry): void {
+    this.hurried = how
   }
 
   /** Whether the rest of the answer went to the worker. */
@@ -256,16 +289,31 @@ export class HandOffStream implements MarkdownStream {
 
   cut(): string {
     if (!this.remote) return this.local.cut()
-    this.flushInput()
-    this.worker!.post({type: 'cut'})
-    this.settled = false
+    this.tell({type: 'cut'})
     return ''
+  }
+
+  goOn(): void {
+    if (!this.remote) return this.local.goOn()
+    this.tell({type: 'go-on'})
+  }
+
+  syncBriefly(): void {
+    if (!this.remote || this.worker!.failed) return
+    this.flushInput()
+    if (!this.settled) this.settle(HURRIED_MS)
   }
 
   lineBroken(): void {
     if (!this.remote) return this.local.lineBroken()
+    this.tell({type: 'broken'})
+  }
+
+  /** A request after the input so far (its output comes as it comes). */
+  private tell(req: RenderRequest): void {
+    if (this.worker!.failed) return
     this.flushInput()
-    this.worker!.post({type: 'broken'})
+    this.worker!.post(req)
     this.settled = false
   }
 
@@ -274,7 +322,13 @@ export class HandOffStream implements MarkdownStream {
     if (!this.remote || this.worker!.failed) return
     this.flushInput()
     if (this.settled) return
-    if (this.worker!.wait('sync')) this.settled = true
+    // Answering a signal: what the worker gave back so far goes out, the rest lands when it comes (above a prompt).
+    if (this.hurried) return this.worker!.poll()
+    this.settle(Infinity)
+  }
+
+  private settle(limitMs: number): void {
+    if (this.worker!.wait('sync', limitMs)) this.settled = true
     else this.sink(this.lost())
   }
 

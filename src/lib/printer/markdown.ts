@@ -7,6 +7,7 @@
 // stderr is one (`jp query > file`), at the first reasoning text, which most
 // answers never send.
 import type {StyleSection} from '../config/types.js'
+import type {RendererOptions} from '../markdown/index.js'
 import {showFormatChars} from '../text/format-chars.js'
 
 /** A streaming transform from sanitized model text to terminal bytes (src/lib/markdown/render.ts). */
@@ -19,11 +20,24 @@ export interface MarkdownStream {
   lineBroken(): void
   /** An interrupt cut the answer: what the renderer held back is rendered now (markdown/render.ts `cut`). */
   cut?(): string
+  /** ...and goes on after all: as if it had not been cut, on a fresh line (markdown/render.ts `goOn`). */
+  goOn?(): void
+  /** Rendering elsewhere: blocks until all output so far has gone to the sink, briefly (hand-off.ts HURRIED_MS), then shows the rest plain. */
+  syncBriefly?(): void
   /** Rendering elsewhere (hand-off.ts): blocks until all output so far has gone to the sink. */
   sync?(): void
+  /** While set, a signal or key is being answered: rendering elsewhere is not waited for (hand-off.ts HURRIED_MS). */
+  hurry?(how: Hurry): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
 }
+
+/**
+ * A signal or key is being answered: `menu` (the interrupt menu opens; the
+ * answer's end or cut waits for a render worker briefly), `exit` (shutdown:
+ * nothing waits for it), false (neither).
+ */
+export type Hurry = false | 'menu' | 'exit'
 
 /** What the printer renders with: one stream per answer and per reasoning block. */
 export interface PrinterMarkdown {
@@ -49,7 +63,16 @@ export interface MarkdownSetupOptions {
   env?: NodeJS.ProcessEnv
   /** Before each code line of the answers (MarkdownRenderOptions.codeMark). */
   codeMark?: string
+  /**
+   * A prompt opens before any answer (`jp query` with nothing to ask yet):
+   * on a terminal the renderer loads and warms when `warm()` is called (the
+   * prompt has closed) or at the first text, not before the prompt is drawn.
+   */
+  loadLater?: boolean
 }
+
+/** PrinterMarkdown with `warm`, for `loadLater`: load and warm the renderer now (idempotent). */
+export type DeferredMarkdown = PrinterMarkdown & {warm?: () => void}
 
 interface TerminalStream {
   isTTY?: boolean
@@ -57,7 +80,7 @@ interface TerminalStream {
 }
 
 /** The renderers for this run, or undefined when nothing is rendered. */
-export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMarkdown | undefined> {
+export async function markdownFor(opts: MarkdownSetupOptions): Promise<DeferredMarkdown | undefined> {
   const env = opts.env ?? process.env
   if (!opts.style.markdown || opts.format !== 'text' || env.TERM === 'dumb') return undefined
   const stdout = (opts.stdout ?? process.stdout) as TerminalStream
@@ -78,21 +101,57 @@ export async function markdownFor(opts: MarkdownSetupOptions): Promise<PrinterMa
       })
     return {reasoning: () => new LoadingStream(load), reset}
   }
-  const [{createRenderer, prewarm, tuneCompiler, STYLE_RESET}, {HandOffStream, sharedWorker}] = await Promise.all([import('../markdown/index.js'), import('./hand-off.js')])
-  tuneCompiler()
-  // A first render now (parser built, its rules and ours compiled) keeps that cost off the first token.
-  prewarm()
-  // One thread for all the run's answers (a tool loop answers many times), booted for the first.
-  const worker = sharedWorker()
-  return {
-    assistant: (sink) => {
-      const local = createRenderer({...common, columns: columns(stdout)})
-      return sink ? new HandOffStream(local, common, columns(stdout), sink, worker) : local
-    },
-    close: worker.stop,
-    reasoning: stderr.isTTY ? () => createRenderer(reasoning) : undefined,
-    reset: STYLE_RESET,
+  const load = warmRenderers()
+  if (!opts.loadLater) {
+    const r = await load()
+    return {
+      assistant: (sink) => assistantStream(r, common, columns(stdout), sink),
+      close: r.worker.stop,
+      reasoning: stderr.isTTY ? () => r.markdown.createRenderer(reasoning) : undefined,
+      reset: r.markdown.STYLE_RESET,
+    }
   }
+  let stop: (() => void) | undefined
+  let loaded!: (reset: string) => void
+  const reset = new Promise<string>((resolve) => (loaded = resolve))
+  const warm = () =>
+    load().then((r) => {
+      stop = r.worker.stop
+      loaded(r.markdown.STYLE_RESET)
+      return r
+    })
+  return {
+    assistant: (sink) => new LoadingStream(() => warm().then((r) => assistantStream(r, common, columns(stdout), sink))),
+    close: () => stop?.(),
+    reasoning: stderr.isTTY ? () => new LoadingStream(() => warm().then(({markdown}) => markdown.createRenderer(reasoning))) : undefined,
+    reset,
+    warm: () => void warm(),
+  }
+}
+
+/** The renderer's module, loaded and warmed, and the run's render worker. */
+interface LoadedRenderers {
+  markdown: typeof import('../markdown/index.js')
+  worker: ReturnType<typeof import('./hand-off.js').sharedWorker>
+  handOff: typeof import('./hand-off.js').HandOffStream
+}
+
+/** The assistant's stream: rendered here, or handed to the worker for a long answer when given a sink. */
+function assistantStream(r: LoadedRenderers, common: Omit<RendererOptions, 'columns'>, columns: () => number, sink?: (text: string) => void): MarkdownStream {
+  const local = r.markdown.createRenderer({...common, columns})
+  return sink ? new r.handOff(local, common, columns, sink, r.worker) : local
+}
+
+/** Loads the renderer once: the compiler set for it and a first render done (prewarm), so the first token renders at once. */
+function warmRenderers(): () => Promise<LoadedRenderers> {
+  let loading: Promise<LoadedRenderers> | undefined
+  return () =>
+    (loading ??= Promise.all([import('../markdown/index.js'), import('./hand-off.js')]).then(([markdown, {HandOffStream, sharedWorker}]) => {
+      markdown.tuneCompiler()
+      markdown.prewarm()
+      // One thread for all the run's answers (a tool loop answers many times), booted for the first.
+      return {markdown, worker: sharedWorker(), handOff: HandOffStream}
+    }))
 }
 
 /**
@@ -136,6 +195,11 @@ export class LoadingStream implements MarkdownStream {
   /** Before it loads it has shown nothing, so no line of its own was broken. */
   lineBroken(): void {
     this.inner?.lineBroken()
+  }
+
+  /** A render worker's stream (once loaded) gives back what it holds. */
+  sync(): void {
+    this.inner?.sync?.()
   }
 
   private load(): void {

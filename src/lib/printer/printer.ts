@@ -17,7 +17,7 @@
 // Backpressure: `writable()` resolves when no channel is over its high-water
 // mark; the stream loop awaits it between events.
 import {createSanitizer, type Sanitizer} from './sanitize.js'
-import type {MarkdownStream, PrinterMarkdown} from './markdown.js'
+import type {Hurry, MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {TerminalLine} from '../terminal/line.js'
 import {onPromptClaim, onPromptRelease, openPrompt, showFooter, shownFooter, writeAbovePrompt} from '../terminal/owner.js'
@@ -402,7 +402,10 @@ export class Printer {
       chunk = this.assistantSanitizer.push(chunk)
     }
     if (this.markdown.assistant) {
-      this.assistantMd ??= this.markdown.assistant((text) => this.rendered(text))
+      if (!this.assistantMd) {
+        this.assistantMd = this.markdown.assistant((text) => this.rendered(text))
+        if (this.hurried) this.assistantMd.hurry?.(this.hurried)
+      }
       this.out.write(this.assistantMd.push(chunk))
       this.whenWaiting(this.assistantMd, this.out)
       return
@@ -507,15 +510,49 @@ export class Printer {
    * An interrupt cut the answer (its menu is about to open): what the
    * renderer held back (a partial word, a line it had not placed) is shown
    * now, so the screen holds all the text the partial answer stores, and
-   * the menu and whatever follows start on their own line.
+   * the menu and whatever follows start on their own line. A render
+   * worker's part lands when it comes (not waited for: see `hurry`).
    */
   cutAssistant(): void {
     if (this.inOrder(() => this.cutAssistant())) return
     const md = this.assistantMd
-    if (!md?.cut) return
-    this.out.write(md.cut())
-    this.syncAssistant()
+    if (md?.cut) this.out.write(md.cut())
   }
+
+  /** The cut answer goes on after all (`c` at the menu): the renderer as before the cut, below the menu. */
+  goOnAssistant(): void {
+    if (this.inOrder(() => this.goOnAssistant())) return
+    this.assistantMd?.goOn?.()
+  }
+
+  /**
+   * The cut answer ended there (`r`, `s`, `a` at the menu): what a render
+   * worker still had of it is waited for briefly, then shown plain.
+   */
+  endCutAssistant(): void {
+    if (this.inOrder(() => this.endCutAssistant())) return
+    this.assistantMd?.syncBriefly?.()
+  }
+
+  /**
+   * A signal or key is being answered (`menu`: the interrupt menu is
+   * opening; `exit`: shutdown began, for good) or was (false: the menu's
+   * answer lets the stream go on): meanwhile the answer's render worker is
+   * never waited for — what it renders lands when it comes, above an open
+   * prompt — and the end or cut of the answer waits for it briefly after a
+   * menu (hand-off.ts HURRIED_MS), not at all at shutdown (what it has
+   * not rendered is shown plain).
+   * Saving never waited for the screen: the journal is written as events
+   * arrive, on this thread.
+   */
+  hurry(how: Hurry): void {
+    // Shutdown stays shutdown.
+    if (this.hurried === 'exit') return
+    this.hurried = how
+    this.assistantMd?.hurry?.(how)
+  }
+
+  private hurried: Hurry = false
 
   /** A notice for the user (stderr in both formats). */
   notice(line: string): void {

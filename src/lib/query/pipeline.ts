@@ -88,11 +88,13 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     loadWorkspaceConfig({workspace, store, conversationId: id, cfgArgs: ctx.cfgArgs, cwd: process.cwd(), env: process.env, notice: (line) => ctx.say(line)}),
   )
   ladder.router.setEscalationCooldown(config.interrupt.escalation_cooldown_secs)
-  // Rendering loads its parser now, before any request, so the first token renders at once.
-  const markdown = await markdownFor({style: config.style, format: opts.format})
+  const interactive = hasTty()
+  // Rendering loads its parser before any request, so the first token renders
+  // at once: now, or, when a prompt opens first, once it has closed (the
+  // prompt is drawn without waiting for it).
+  const markdown = await markdownFor({style: config.style, format: opts.format, loadLater: interactive && given === ''})
   const printer = new Printer({format: opts.format, color: colorEnabled(process.env), markdown})
   ladder.useNotice((line) => printer.notice(line))
-  const interactive = hasTty()
   // Every flag is checked before an editor can open: a typo must not cost the text composed in it.
   const attachments = await readAttachments(opts.attach, {cwd: process.cwd(), maxBytes: config.query.attach_max_bytes})
   const enabledTools = await chooseTools(config, opts)
@@ -113,6 +115,7 @@ async function querySteps(opts: QueryOptions, ctx: QueryContext, ladder: QueryLa
     printer.close()
     return 0
   }
+  markdown?.warm?.()
 
   // What was composed here carries its mentions' files, read as `-a` reads them (SPEC §19).
   const mentioned = interactive && text.composed ? await readMentionAttachments(text.text, mentionOptions) : []
@@ -185,6 +188,7 @@ async function runQueryTurns(p: {
     inline: p.inline,
     router,
     query: text.text,
+    mentions: p.mentions,
   })
   return settleTurn(runTurns(text.text, {...deps, screen: {...deps.screen, mentions: p.mentions}, attachments: p.attachments}), {
     conversationId: conversation.id,

@@ -115,7 +115,9 @@ export class QueuedReplyDraft implements ReplySlot {
    */
   async keepUnsent(text: string): Promise<void> {
     const unsent = text.trim()
-    if (unsent === '' || unsent === this.sending?.trim()) return
+    if (unsent === '') return
+    // The reply being sent is in the draft only while nothing newer is queued (the file holds `queued ?? sending`): kept now in its own right.
+    if (unsent === this.sending?.trim()) this.sending = undefined
     this.kept = join(this.kept, unsent)
     await this.write(() => this.queued ?? this.sending)
   }

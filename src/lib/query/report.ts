@@ -130,7 +130,11 @@ async function reportTurn(outcome: Exclude<SettledOutcome, {type: 'shutdown'}>, 
         if (queued && (pending || queued.sendingQueued)) await queued.keepUnsent(unsent)
         else if (!draft) await keepUnsentQuery(opts.draftPath, unsent)
         printer.notice(`Nothing was answered, so nothing was saved; your query is kept as the draft: 'jp query' opens it to retry.`)
-      } else if (outcome.saved === 'partial') {
+        return 1
+      }
+      // The queued reply that began this turn is stored with it: in the draft too it would be sent twice.
+      if (queued?.sendingQueued) await queued.sent()
+      if (outcome.saved === 'partial') {
         printer.notice(`The partial answer is saved in conversation ${conversationId}; run 'jp query' again to retry.`)
       } else {
         printer.notice(`The turn so far is saved in conversation ${conversationId}; run 'jp query' again to continue.`)

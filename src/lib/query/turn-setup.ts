@@ -8,6 +8,7 @@ import type {Workspace} from '../conversation/workspace.js'
 import type {EditorBackend} from '../editor/types.js'
 import type {InlinePromptSettings} from '../inquire/terminal-backend.js'
 import type {SignalRouter} from '../interrupt/signals.js'
+import {SIGNAL_EXIT_CODES} from '../interrupt/escalation.js'
 import {terminalGone} from '../terminal/gone.js'
 import {resolveModel, type ResolvedModel} from '../llm/index.js'
 import {withWireToolNames} from '../llm/wire-names.js'
@@ -18,6 +19,7 @@ import {runLocalTool} from '../tool/runner.js'
 import type {McpHub} from '../mcp/hub.js'
 import {enabledToolNames, toolDefinitions} from '../turn/tool-selection.js'
 import type {ScreenPort, TurnDeps, TurnQueue} from '../turn/ports.js'
+import {attachmentText} from '../turn/messages.js'
 import type {OpenConversation} from './conversation.js'
 import {userFacing} from './errors.js'
 import {userQueries} from '../conversation/events.js'
@@ -88,6 +90,8 @@ export interface TurnSetupOptions {
   inline?: InlinePromptSettings
   /** The run's first query (a draft holding it is this run's own). */
   query: string
+  /** The files a text typed on the terminal mentions (`@PATH`, SPEC §19), read as `-a` reads them. */
+  mentions?: ScreenPort['mentions']
 }
 
 export interface TurnSetup {
@@ -108,9 +112,12 @@ export async function buildTurn(opts: TurnSetupOptions): Promise<TurnSetup> {
   // The reader of stdout went away (`| head -n 1`): nobody reads the rest of
   // the answer, so stop it the graceful way (what arrived is saved) and exit
   // as a producer cut off by SIGPIPE does, quietly.
-  // (A stdout that was the terminal, hung up, is the hang-up's: its shutdown exits 129.)
-  printer.onStdoutClosed(() => {
-    if (!terminalGone()) void router.shutdown(STDOUT_CLOSED_EXIT, {quiet: true})
+  // (A stdout that was the terminal, hung up, is the hang-up's: its shutdown exits 129 — also when the
+  // window closed while jp started, before the terminal could be asked: stdout's writes then fail with EIO.)
+  printer.onStdoutClosed((error) => {
+    if (terminalGone()) return
+    const hungUp = error.code === 'EIO' || error.code === 'ENXIO'
+    void router.shutdown(hungUp ? SIGNAL_EXIT_CODES.SIGHUP : STDOUT_CLOSED_EXIT, {quiet: true})
   })
   // On a terminal, Ctrl+C is read as a key for the query's duration, so the
   // processes jp is piped into are not signalled (interrupt/interrupt-key.ts).
@@ -254,5 +261,8 @@ async function terminalPrompts(opts: TurnSetupOptions, router: SignalRouter, que
     press: () => void router.handle('SIGINT'),
   }
   const columns = () => printer.ttyColumns()
-  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope})}
+  // A tool prompt's text the model reads (a result, a skip reason) carries its mentions' files as a reply does.
+  const mentions = opts.mentions
+  const mentionBlocks = mentions && (async (text: string) => (await mentions(text)).map(attachmentText))
+  return {interrupts, prompter: new ToolPrompter({backend, editor, editMode, notice, print, columns, scope, mentionBlocks})}
 }

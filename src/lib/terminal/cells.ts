@@ -8,7 +8,7 @@
 // last column leaves the cursor there, the wrap pending until the next
 // character (a newline then ends that row, it adds no blank one).
 import stringWidth from 'string-width'
-import {graphemeSegmenter} from '../text/graphemes.js'
+import {graphemeSegments, isSimpleText} from '../text/graphemes.js'
 
 /** The cursor on the current line: `column` 0..width (width: the row is full, the wrap pending); `open`: text since the last newline. */
 export interface LinePosition {
@@ -18,9 +18,6 @@ export interface LinePosition {
 
 export const LINE_START: LinePosition = {column: 0, open: false}
 
-// Printable ASCII only: one cell a character.
-// eslint-disable-next-line no-control-regex
-const PLAIN = /^[\x20-\x7e]*$/
 // CSI (SGR and the like), OSC (OSC 8 links) and any other ESC pair: no cells.
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[^[\]]/g
@@ -34,11 +31,11 @@ export function advance(text: string, from: LinePosition, width: number): LinePo
   let column = nl >= 0 ? 0 : Math.min(from.column, cols)
   const open = nl >= 0 ? false : from.open
   if (tail === '') return {column, open}
-  if (PLAIN.test(tail)) {
+  if (isSimpleText(tail)) {
     const end = column + tail.length
     return {column: end <= cols ? end : ((end - cols - 1) % cols) + 1, open: true}
   }
-  for (const {segment} of graphemeSegmenter().segment(tail.replace(ESCAPES, ''))) {
+  for (const {segment} of graphemeSegments(tail.replace(ESCAPES, ''))) {
     if (segment === '\t') {
       // To the next stop, never past the last column (a tab does not wrap).
       column = Math.min(cols - 1, (Math.floor(column / TAB) + 1) * TAB)

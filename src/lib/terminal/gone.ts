@@ -20,6 +20,7 @@
 // In process-wide slots (process/slots.ts): oclif can load this module twice
 // (src via tsx and dist).
 import {closeSync, fstatSync, openSync, statSync} from 'node:fs'
+import {isatty} from 'node:tty'
 import {onCleanup} from '../process/lifecycle.js'
 import {slot} from '../process/slots.js'
 
@@ -68,7 +69,31 @@ export function noteHangupSignal(): void {
  */
 export function detachStdioAtExit(): void {
   const s = state()
-  if (s.gone || s.hangupSignalled) detachDeadStdio()
+  if (s.gone || s.hangupSignalled || deadTerminalStdio()) detachDeadStdio()
+}
+
+/**
+ * Whether stdin, stdout or stderr is a terminal that no longer answers (a
+ * character device, not /dev/null, that is not a tty any more: its
+ * settings cannot be read). The window can close while jp starts, before
+ * it hears the hang-up or could ask the terminal: Node would still reset it.
+ */
+function deadTerminalStdio(): boolean {
+  let devNull: number
+  try {
+    devNull = statSync('/dev/null').rdev
+  } catch {
+    return false
+  }
+  for (const fd of [0, 1, 2]) {
+    try {
+      const stat = fstatSync(fd)
+      if (stat.isCharacterDevice() && stat.rdev !== devNull && !isatty(fd)) return true
+    } catch {
+      // a closed descriptor: nothing for Node to reset
+    }
+  }
+  return false
 }
 
 /** Registers `detachStdioAtExit` as the lifecycle's last clean-up (the 'stdio' stage, after the terminal's restore). */
@@ -105,7 +130,14 @@ export function shieldStdioFromHangup(isHangup: (error: NodeJS.ErrnoException) =
     if (earlier.length === 0) continue
     stream.removeAllListeners('error')
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if ((error?.code === 'EIO' || error?.code === 'ENXIO') && isHangup(error)) return
+      if (error?.code === 'EIO' || error?.code === 'ENXIO') {
+        // The terminal hung up (confirmed: its graceful shutdown follows), or hung up before jp could
+        // ask it (the window closed while jp started: stdout was then opened as a file whose writes
+        // fail, and there is no terminal left to confirm). The printer's own listener stops writing
+        // to the stream either way; neither is a crash.
+        isHangup(error)
+        return
+      }
       for (const listener of earlier) listener.call(stream, error)
     })
   }

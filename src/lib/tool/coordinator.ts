@@ -249,6 +249,8 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
   if (config.run === 'skip') return {response: {id: call.id, content: RUN_SKIPPED_BY_CONFIG, isError: false, skipped: true}}
 
   let args = parsed.args
+  // The files the user's argument edit mentions: the model reads them after the call's result (SPEC §19).
+  let attached: string | undefined
   if (interactive) {
     const permission = await askPermission(call.name, args, config, deps)
     switch (permission.type) {
@@ -263,6 +265,7 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
 
       case 'run': {
         args = permission.args
+        attached = permission.attached
         break
       }
 
@@ -273,7 +276,7 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
     // The conversation must show what was approved and run, not what was asked for.
     if (JSON.stringify(args) !== JSON.stringify(parsed.args)) {
       const edited = args
-      const outcome = await runAndReview(call, edited, config, deps, interactive)
+      const outcome = await runAndReview(call, edited, config, deps, interactive, attached)
       return {...outcome, response: {...outcome.response, arguments: edited}}
     }
   } else if (config.run !== 'unattended' && !deps.explicitTools.has(call.name)) {
@@ -281,7 +284,7 @@ async function answerCall(call: ToolCallRequest, deps: ToolCoordinatorDeps): Pro
     return errorResponse(call, noTerminalResponse(call.name))
   }
 
-  return runAndReview(call, args, config, deps, interactive)
+  return runAndReview(call, args, config, deps, interactive, attached)
 }
 
 async function runAndReview(
@@ -290,6 +293,7 @@ async function runAndReview(
   config: ResolvedToolConfig,
   deps: ToolCoordinatorDeps,
   interactive: boolean,
+  attached?: string,
 ): Promise<CallOutcome> {
   const ran = await runWithInterrupts(call, args, config, deps)
   if (ran.kind === 'interrupted') return ran.outcome
@@ -307,7 +311,8 @@ async function runAndReview(
     return {response: {id: call.id, content, isError: false, skipped: true}}
   }
 
-  return {response: {id: call.id, content: review.content, isError: ran.output.isError}}
+  const content = attached === undefined ? review.content : `${review.content}\n\n${attached}`
+  return {response: {id: call.id, content, isError: ran.output.isError}}
 }
 
 async function askPermission(

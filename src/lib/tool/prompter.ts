@@ -48,12 +48,13 @@ export interface ToolPromptScope {
 }
 
 export type PermissionResult =
-  | {type: 'run'; args: ToolArguments; remember: boolean}
+  /** `attached`: the files the edited arguments mention, as the model reads them, for after the call's result. */
+  | {type: 'run'; args: ToolArguments; remember: boolean; attached?: string}
   | {type: 'skip'; reason?: string; remember: boolean}
   | {type: 'interrupted'; exit: ToolPromptExit}
 
 export type ArgumentEditResult =
-  | {type: 'edited'; args: ToolArguments}
+  | {type: 'edited'; args: ToolArguments; attached?: string}
   /** The buffer was emptied: back to the permission prompt, arguments unchanged. */
   | {type: 'emptied'}
   | {type: 'cancelled'}
@@ -68,7 +69,7 @@ export type ResultReview = {deliver: true; content: string} | {deliver: false; e
 function afterEdit(edited: ArgumentEditResult): PermissionResult | 'ask' {
   switch (edited.type) {
     case 'edited': {
-      return {type: 'run', args: edited.args, remember: false}
+      return {type: 'run', args: edited.args, remember: false, ...(edited.attached ? {attached: edited.attached} : {})}
     }
 
     case 'cancelled': {
@@ -170,6 +171,12 @@ export interface ToolPrompterDeps {
   columns?: () => number | undefined
   /** Where Ctrl+C at a prompt goes (SPEC §18); absent: it backs out of the prompt. */
   scope?: ToolPromptScope
+  /**
+   * The files a text typed here mentions (`@PATH`, SPEC §19), each as the
+   * model reads an attachment; rejects with one line. Absent: mentions
+   * complete only.
+   */
+  mentionBlocks?: (text: string) => Promise<string[]>
 }
 
 type Selected = {key: string} | {cancelled: CancelReason}
@@ -281,7 +288,7 @@ export class ToolPrompter {
     let message = EDIT_ARGUMENTS_PROMPT
     for (;;) {
       const edited = await this.scoped(async (signal) => {
-        const result = await this.edit(header ? `${header}\n${message}` : message, text, signal)
+        const result = await this.edit(header ? `${header}\n${message}` : message, text, signal, undefined, true)
         // Kept for `b`: the widget comes back as the user left it.
         if (result.type === 'cancelled') text = result.text
         return result
@@ -291,7 +298,11 @@ export class ToolPrompter {
       if (result.type === 'cancelled') return {type: 'cancelled'}
       if (!isNonBlank(result.text)) return {type: 'emptied'}
       const parsed = parseArguments(result.text)
-      if (parsed.ok) return {type: 'edited', args: parsed.args}
+      // The tool gets the JSON as typed; the files it mentions go to the model after the call's result.
+      if (parsed.ok) {
+        const attached = await this.mentionedBlocks(result.text)
+        return {type: 'edited', args: parsed.args, ...(attached === undefined ? {} : {attached})}
+      }
       text = result.text
       message = `Invalid JSON: ${parsed.message}`
     }
@@ -305,7 +316,7 @@ export class ToolPrompter {
   async skipReason(): Promise<string | undefined | {exit: ToolPromptExit}> {
     let text = ''
     const asked = await this.scoped(async (signal) => {
-      const result = await this.edit(SKIP_REASON_PROMPT, text, signal, SKIP_REASON_PLACEHOLDER)
+      const result = await this.edit(SKIP_REASON_PROMPT, text, signal, SKIP_REASON_PLACEHOLDER, true)
       if (result.type === 'cancelled') text = result.text
       return result
     }, () => false)
@@ -314,7 +325,7 @@ export class ToolPrompter {
     if (result.type === 'cancelled') return undefined
     const trimmed = result.text.trim()
     if (trimmed === '' || trimmed === SKIP_REASON_PLACEHOLDER) return undefined
-    return result.text
+    return this.withMentions(result.text)
   }
 
   /** `Deliver NAME result to assistant?` (default `y`); backing out does not deliver. */
@@ -332,13 +343,36 @@ export class ToolPrompter {
   async editResult(result: string): Promise<string | {exit: ToolPromptExit}> {
     let text = result
     const edited = await this.scoped(async (signal) => {
-      const outcome = await this.edit(EDIT_RESULT_PROMPT, text, signal)
+      const outcome = await this.edit(EDIT_RESULT_PROMPT, text, signal, undefined, true)
       if (outcome.type === 'cancelled') text = outcome.text
       return outcome
     }, isCtrlC)
     if ('exit' in edited) return edited
-    if (edited.value.type === 'submit' && isNonBlank(edited.value.text)) return edited.value.text
+    if (edited.value.type === 'submit' && isNonBlank(edited.value.text)) return this.withMentions(edited.value.text)
     return result
+  }
+
+  /**
+   * A text the model reads as the call's result (an edited result, a skip
+   * reason) with the files it mentions after it, as a reply carries them.
+   * The prompt checked them before it let the text go; one that changed
+   * since is a notice, and the text goes without it rather than be lost.
+   */
+  private async withMentions(text: string): Promise<string> {
+    const blocks = await this.mentionedBlocks(text)
+    return blocks === undefined ? text : `${text}\n\n${blocks}`
+  }
+
+  /** The files `text` mentions, as the model reads them (undefined: none). */
+  private async mentionedBlocks(text: string): Promise<string | undefined> {
+    if (!this.deps.mentionBlocks) return undefined
+    try {
+      const blocks = await this.deps.mentionBlocks(text)
+      return blocks.length > 0 ? blocks.join('\n\n') : undefined
+    } catch (error) {
+      this.deps.notice(`not attached: ${errorMessage(error)}`)
+      return undefined
+    }
   }
 
   /** The result step for one call, by `result` mode on a terminal (SPEC §8.3). */
@@ -384,8 +418,9 @@ export class ToolPrompter {
   }
 
   /** One showing of the inline widget (Ctrl+X escape included); a cancel keeps its buffer. */
-  private edit(message: string, initialText: string, signal: AbortSignal | undefined, placeholder?: string): Promise<InlineEditResult> {
-    return editInline(this.composeDeps, {message, initialText, editorEscape: true, placeholder, signal})
+  private edit(message: string, initialText: string, signal: AbortSignal | undefined, placeholder?: string, attaches = false): Promise<InlineEditResult> {
+    const attachesMentions = attaches && this.deps.mentionBlocks !== undefined
+    return editInline(this.composeDeps, {message, initialText, editorEscape: true, placeholder, signal, attachesMentions})
   }
 
   /**

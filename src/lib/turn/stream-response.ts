@@ -67,7 +67,8 @@ export async function streamResponse(request: RequestPort, tools: ToolsPort, sto
     onFailure: () => controller.abort(),
   })
   const partial = new ResponseParts((piece) => recorder.add(piece))
-  const onShutdown = () => controller.abort()
+  // Shutdown is answered at once: from here the answer's renderer is not waited for.
+  const onShutdown = () => (printer.hurry('exit'), controller.abort())
   router?.shutdownSignal.addEventListener('abort', onShutdown)
 
   const state: MenuState = {ended: false, atLineStart: true}
@@ -133,12 +134,12 @@ function endShown(printer: Printer, state: MenuState, how: {shutdown: boolean; a
     state.held = undefined
   }
 
-  // The menu cut the answer (r, s, a, a second Ctrl+C): what the renderer held back (the word it had not
-  // placed) is shown now, on the line below the menu, so the stored partial answer is all on screen and the
-  // next output starts on a line of its own. Not when the menu opens: after c the word goes on whole.
-  if (how.aborted && !cutMidLine && state.decision !== undefined) printer.cutAssistant()
+  // The menu's answer ended the cut answer (r, s, a, a second Ctrl+C): what a render worker still had of it
+  // is shown now (its held-back word was shown before the menu opened).
+  if (how.aborted && !cutMidLine && state.decision !== undefined) printer.endCutAssistant()
   if (cutMidLine) printer.endReasoning()
   if ((!how.shutdown && !how.aborted) || cutMidLine) printer.endAssistant()
+  if (!how.shutdown) printer.hurry(false)
   if (how.failed && state.decision === undefined) {
     printer.endAssistant()
   }
@@ -150,6 +151,11 @@ function openStreamingMenu(screen: ScreenPort, state: MenuState, controller: Abo
   if (state.menu || !screen.interactive) return
   state.held = []
   const handler = screen.interactive.interrupts
+  // The menu opens now, whatever a render worker still has to draw (it lands above the menu), below all
+  // the text the partial answer would store: what the renderer held back (a partial word, a line it had not
+  // placed) is shown first, so the stored answer is what was shown and the next output starts on its own line.
+  printer.hurry('menu')
+  printer.cutAssistant()
   const menu = (async () => {
     await printer.flush()
     if (!(state.atLineStart === 'printer' ? printer.atLineStart() : state.atLineStart)) {
@@ -170,6 +176,9 @@ function openStreamingMenu(screen: ScreenPort, state: MenuState, controller: Abo
         return
       }
       // The stream goes on (or, ended, is continued after it): release what was held.
+      // As if the answer had not been cut: a word shown in part goes on whole below the menu.
+      printer.goOnAssistant()
+      printer.hurry(false)
       const h = state.held ?? []
       state.held = undefined
       state.menu = undefined
@@ -221,19 +230,28 @@ function renderEvent(printer: Printer, ev: StreamEvent, state: MenuState): (() =
  * waiting would keep the process alive with a prompt on the screen.
  */
 async function waitForMenu(state: MenuState, router: SignalRouter | undefined): Promise<void> {
-  const shutdownStarted = router ? abortPromise(router.shutdownSignal) : undefined
-  while (state.menu) {
-    const open: Promise<StreamingInterruptAction> = state.menu
-    await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
-    if (router?.shutdownSignal.aborted) {
-      state.menu = undefined
-      break
+  // Every response passes here: the listener goes when the wait does (one
+  // left per request was Node's MaxListenersExceededWarning on the terminal
+  // from the eleventh step of a tool loop on; found by the pty fuzzer).
+  const done = new AbortController()
+  const shutdownStarted = router && state.menu ? abortPromise(router.shutdownSignal, done.signal) : undefined
+  try {
+    while (state.menu) {
+      const open: Promise<StreamingInterruptAction> = state.menu
+      await (shutdownStarted ? Promise.race([open.catch(() => {}), shutdownStarted]) : open.catch(() => {}))
+      if (router?.shutdownSignal.aborted) {
+        state.menu = undefined
+        break
+      }
+      if (state.menu === open) state.menu = undefined
     }
-    if (state.menu === open) state.menu = undefined
+  } finally {
+    done.abort()
   }
 }
 
-function abortPromise(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts; its listener is removed when `until` aborts. */
+function abortPromise(signal: AbortSignal, until: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), {once: true, signal: until}))
 }

@@ -232,17 +232,19 @@ async function deliverAtStep(deps: TurnDeps): Promise<void> {
   if (queue?.delivery !== 'next_step' || !queue.takeForStep || queue.composing?.()) return
   const text = queue.takeForStep()
   if (text === undefined) return
-  deps.store.events.push(event.chatRequest(text, 'next_step'))
+  // Its mentioned files go with it, as with any reply; read before the store, which comes before the draft lets go.
+  const attachments = await mentionedFiles(deps, text)
+  deps.store.events.push(event.chatRequest(text, 'next_step'), ...attachments.map((a) => event.attachment(a.path, a.content)))
   await deps.store.persist()
   await queue.delivered?.()
   deps.screen.printer.chrome(`> ${text.replace(/\n/g, '\n> ')}`)
   deps.screen.printer.event({type: 'queued_reply', delivered: 'next_step', text})
 }
 
-/** The turn was discarded (`a`): replies delivered at a step in it are queued text again, kept as the draft. */
+/** The turn was discarded (`a`): the queued replies delivered in it (at a step, or as its query at a turn's end) are queued text again, kept as the draft. */
 async function restoreSteered(deps: TurnDeps, discarded: readonly ConversationEvent[]): Promise<void> {
   for (const e of discarded) {
-    if (e.type === 'chat_request' && e.queued === 'next_step') await deps.screen.queue?.restore?.(String(e.content))
+    if (e.type === 'chat_request' && e.queued !== undefined) await deps.screen.queue?.restore?.(String(e.content))
   }
 }
 

@@ -45,15 +45,14 @@ export function candidate(path: string, boost = 0): Candidate {
   return {path, lower, base: path.lastIndexOf('/') + 1, boost, mask: charMask(lower)}
 }
 
-const SEPARATORS = '/._- '
-
-/** Whether `c` at `i` starts a segment or a word: after a separator, or an upper-case letter after a lower-case one. */
+/** Whether `c` at `i` starts a segment or a word: after a separator (`/._- `), or an upper-case letter after a lower-case one. */
 function wordStart(path: string, i: number): boolean {
   if (i === 0) return true
-  const prev = path[i - 1]
-  if (SEPARATORS.includes(prev)) return true
-  const c = path[i]
-  return c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z'
+  // Char codes, not strings: this runs for every matched character of tens of thousands of paths per key.
+  const prev = path.charCodeAt(i - 1)
+  if (prev === 47 || prev === 46 || prev === 95 || prev === 45 || prev === 32) return true
+  const c = path.charCodeAt(i)
+  return c >= 65 && c <= 90 && prev >= 97 && prev <= 122
 }
 
 /** The score of `c` for the lower-cased query `q`, or NO_MATCH when the query is not a subsequence of its path. */
@@ -62,15 +61,10 @@ export const NO_MATCH = -Infinity
 export function score(c: Candidate, q: string, tail = '/' + q): number {
   if (q === '') return c.boost - c.path.length * 0.01
   const {lower, path} = c
-  // Quick reject, and the leftmost match.
-  let i = 0
-  for (let k = 0; k < q.length; k++) {
-    i = lower.indexOf(q[k], i)
-    if (i === -1) return NO_MATCH
-    i++
-  }
   // Scored from the right: the query's end is anchored as late as it goes,
-  // so `@ma` prefers `src/main.ts`'s name to a directory `ma…` earlier.
+  // so `@ma` prefers `src/main.ts`'s name to a directory `ma…` earlier. The
+  // greedy walk from the right is also the subsequence test (it finds a
+  // match whenever there is one), so no walk from the left comes first.
   let s = 0
   let last = lower.length
   let run = 0
@@ -93,10 +87,26 @@ export function score(c: Candidate, q: string, tail = '/' + q): number {
   return s + c.boost - path.length * 0.01
 }
 
+/**
+ * The most `score` can give `c` for a one-letter query: the letter (1), a
+ * word start (8), a run at the path's end (4), in the file name (10), the
+ * name's first letter (15), the whole name (20), the boost, the length.
+ */
+function letterBound(c: Candidate, letter: number): number {
+  const first = c.lower.charCodeAt(c.base) === letter
+  const whole = first && c.lower.length === c.base + 1
+  return 23 + (first ? 15 : 0) + (whole ? 20 : 0) + c.boost - c.path.length * 0.01
+}
+
 /** Keeps the `limit` best (score, candidate) pairs, best first. */
 class Best {
   readonly items: Array<{s: number; c: Candidate}> = []
   constructor(private readonly limit: number) {}
+  /** The score a candidate must beat to get in (NO_MATCH while there is room). */
+  get bar(): number {
+    return this.items.length === this.limit ? this.items[this.items.length - 1].s : NO_MATCH
+  }
+
   add(s: number, c: Candidate): void {
     const items = this.items
     if (items.length === this.limit && s <= items[items.length - 1].s) return
@@ -143,8 +153,16 @@ export class PathMatcher {
     const best = new Best(limit)
     const mask = charMask(q)
     const tail = '/' + q
+    // A one-letter query (the first key of a mention, over every file): its
+    // mask bit is the match test, and most paths cannot reach the list.
+    const letter = q.length === 1 && q >= 'a' && q <= 'z' ? q.charCodeAt(0) : -1
     for (const c of pool) {
       if ((c.mask & mask) !== mask) continue
+      if (letter !== -1) {
+        matched.push(c)
+        if (letterBound(c, letter) > best.bar) best.add(score(c, q, tail), c)
+        continue
+      }
       const s = score(c, q, tail)
       if (s === NO_MATCH) continue
       matched.push(c)

@@ -16,7 +16,7 @@ import {applyEditCommand, type EditCommand, type ViRegister} from './edit-comman
 import {EditStack, startsNewStep, type UndoBehavior} from './edit-stack.js'
 import {KillRing} from './kill-ring.js'
 import {bigWordStart, isWordChar, segments, wordEnd, wordStart} from './words.js'
-import {graphemeSegmenter} from '../../text/graphemes.js'
+import {graphemeSegments} from '../../text/graphemes.js'
 
 type Command = 'kill' | 'yank' | 'vertical' | 'other'
 
@@ -147,7 +147,7 @@ export class LineEditor implements ChangeSource {
     const lineEnd = nl === -1 ? this.buffer.length : nl
     if (offset === lineEnd) return offset
     let last = start
-    for (const {index} of graphemeSegmenter().segment(this.buffer.slice(start, lineEnd))) {
+    for (const {index} of graphemeSegments(this.buffer.slice(start, lineEnd))) {
       if (start + index > offset) break
       last = start + index
     }
@@ -161,7 +161,7 @@ export class LineEditor implements ChangeSource {
     if (this.buffer[offset] === '\n') return offset + 1
     const start = this.lineStart(offset)
     const line = this.buffer.slice(start, this.lineEnd(offset))
-    for (const {index, segment} of graphemeSegmenter().segment(line)) {
+    for (const {index, segment} of graphemeSegments(line)) {
       if (start + index + segment.length > offset) return start + index + segment.length
     }
     return this.lineEnd(offset)
@@ -174,7 +174,7 @@ export class LineEditor implements ChangeSource {
     const start = this.lineStart(offset)
     const line = this.buffer.slice(start, offset)
     let prev = start
-    for (const {index} of graphemeSegmenter().segment(line)) prev = start + index
+    for (const {index} of graphemeSegments(line)) prev = start + index
     return prev
   }
 
@@ -219,7 +219,7 @@ export class LineEditor implements ChangeSource {
   /** The single grapheme `s` is, or undefined when it is empty or several. */
   private single(s: string): string | undefined {
     if (s === '') return undefined
-    const it = graphemeSegmenter().segment(s)[Symbol.iterator]()
+    const it = graphemeSegments(s)[Symbol.iterator]()
     it.next()
     return it.next().done ? s : undefined
   }
@@ -307,7 +307,7 @@ export class LineEditor implements ChangeSource {
     const line = this.buffer.slice(targetLineStart, this.lineEnd(targetLineStart))
     let width = 0
     let offset = targetLineStart
-    for (const {index, segment} of graphemeSegmenter().segment(line)) {
+    for (const {index, segment} of graphemeSegments(line)) {
       const w = displayWidth(segment)
       // Stop before a wide character that would overshoot the goal column.
       if (width + w > goal) break

@@ -2,7 +2,7 @@
 // "alphanumeric" words (letters and digits; Alt+B/F/D/Backspace, Alt+U/L/C)
 // and "whitespace" words (anything but whitespace; Ctrl+W). Vi adds its own
 // small-word classes (keyword characters vs punctuation) in `viClass`.
-import {graphemeSegmenter} from '../../text/graphemes.js'
+import {graphemeSegments} from '../../text/graphemes.js'
 
 export interface Segment {
   /** UTF-16 offset of the grapheme. */
@@ -13,7 +13,7 @@ export interface Segment {
 
 export function segments(text: string): Segment[] {
   const out: Segment[] = []
-  for (const {index, segment} of graphemeSegmenter().segment(text)) out.push({index, segment})
+  for (const {index, segment} of graphemeSegments(text)) out.push({index, segment})
   return out
 }
 
