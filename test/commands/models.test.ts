@@ -88,7 +88,7 @@ describe('jp models', function () {
     expect([one.code, one.stdout, one.stderr]).to.deep.equal([0, 'ollama/llama3.2:latest\nollama/qwen2.5-coder:7b\n', ''])
     expect(openai.requests).to.have.length(0)
     const none = await runJp(['models', 'openrouter'], {sandbox: sb, env})
-    expect([none.code, none.stdout, none.stderr]).to.deep.equal([1, '', 'jp: openrouter: OPENROUTER_API_KEY is not set\n'])
+    expect([none.code, none.stdout, none.stderr]).to.deep.equal([1, '', 'Error: openrouter: OPENROUTER_API_KEY is not set\n'])
   })
 
   it('a refused key is one line naming the variable jp sent, never its value; the others are listed', async () => {
@@ -114,7 +114,10 @@ describe('jp models', function () {
     const r = await runJp(['models'], {sandbox: sb, env: {...env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', JP_CFG_PROVIDERS_LLM_OLLAMA_BASE_URL: dead.replace(/\/v1$/, '')}})
     expect(r.code).to.equal(1)
     expect(r.stdout).to.equal('')
-    expect(r.stderr.trimEnd().split('\n')).to.have.length(5)
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines).to.have.length(6)
+    expect(lines.filter((l) => l.startsWith('jp: '))).to.have.length(5)
+    expect(lines.at(-1)).to.equal('Error: no provider listed its models (see the lines above)')
   })
 
   it('--format json: one object per model', async () => {
