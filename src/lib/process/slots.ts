@@ -51,7 +51,9 @@ export interface ProcessSlots {
     next: number
     actions: Map<number, RestoreEntry>
     hooksInstalled: boolean
+    /** Opens the terminal for restore writes; replaceable in tests. */
     openTty: () => number | undefined
+    /** Owners of the terminating signals now (the signal router); while any, the stand-in does not listen. */
     signalClaims: number
     /** Stops the stand-in's signal listeners while it listens. */
     standIn: (() => void) | undefined

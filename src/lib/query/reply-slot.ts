@@ -42,7 +42,16 @@ export class QueuedReplyDraft implements ReplySlot {
     return this.queued
   }
 
-  async set(text: string): Promise<void> {
+  set(text: string): Promise<void> {
+    return this.replace(text)
+  }
+
+  clear(): Promise<void> {
+    return this.replace(undefined)
+  }
+
+  /** Holds `text` (or nothing) and writes it through; a failed write puts back what was held, unless another change came since. */
+  private async replace(text: string | undefined): Promise<void> {
     const before = this.queued
     this.queued = text
     try {
@@ -52,18 +61,6 @@ export class QueuedReplyDraft implements ReplySlot {
       throw error
     }
     this.onChange?.(text)
-  }
-
-  async clear(): Promise<void> {
-    const before = this.queued
-    this.queued = undefined
-    try {
-      await this.write(() => this.queued)
-    } catch (error) {
-      if (this.queued === undefined) this.queued = before
-      throw error
-    }
-    this.onChange?.(undefined)
   }
 
   /** The queued reply is sent as the next turn: the slot is empty again, the draft keeps the text until that turn ends well. */

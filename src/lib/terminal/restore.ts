@@ -31,7 +31,7 @@
 import {detachStdioAtExitAfterCleanup, terminalGone} from './gone.js'
 import {listenToSignal, onCleanup} from '../process/lifecycle.js'
 import {isSigintIgnored} from '../process/sigint-guard.js'
-import {slot} from '../process/slots.js'
+import {slot, type ProcessSlots} from '../process/slots.js'
 import {leaveOpenPrompts} from './owner.js'
 import {closeTtyFd, openTtyFd, writeTtySync} from './tty.js'
 
@@ -63,17 +63,8 @@ const KEYBOARD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGQUIT']
 /** What the stand-in listens for (the signal router owns all four while it runs). */
 const STAND_IN_SIGNALS = [...TERMINATING_SIGNALS, ...KEYBOARD_SIGNALS]
 
-interface Registry {
-  next: number
-  actions: Map<number, RestoreAction>
-  hooksInstalled: boolean
-  /** Opens the terminal for restore writes; replaceable in tests. */
-  openTty: () => number | undefined
-  /** Owners of the terminating signals now (the signal router); while any, the stand-in does not listen. */
-  signalClaims: number
-  /** Stops the stand-in's listeners while it listens. */
-  standIn: (() => void) | undefined
-}
+/** The registry's state: one process-wide slot (process/slots.ts documents its fields). */
+type Registry = ProcessSlots['terminalRestore']
 
 function registry(): Registry {
   return slot('terminalRestore', () => ({next: 0, actions: new Map(), hooksInstalled: false, openTty: () => openTtyFd('w'), signalClaims: 0, standIn: undefined}))
