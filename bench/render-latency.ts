@@ -15,7 +15,9 @@
 // report rows: the renderer streams prose word by word and code line by
 // line, but shows a table or a heading once its last line is known (see
 // docs/decisions.md, "What streams"), so a table's tokens wait for the
-// table's end by design. Wall time from spawn to exit, rendered against raw:
+// table's end by design; and p99 from the later of a marker's token and its
+// line's last token (the wait for the line's end taken out: what a
+// line-by-line renderer adds beyond that wait). Wall time from spawn to exit, rendered against raw:
 // target ≤ 1.1× (the pacing is in both). Load average printed at the start
 // and the end, and as a row.
 //
@@ -47,7 +49,7 @@ function sse(delta: object, finish: string | null = null): string {
   return `data: ${JSON.stringify({id: 'chatcmpl-lat', object: 'chat.completion.chunk', created: 1751000000, model: 'bench', choices: [{index: 0, delta, finish_reason: finish}]})}\n\n`
 }
 
-/** Writes the tokens at `RATE` from now (every ~1 ms, those due), noting when each marker's event was written. */
+/** Writes the tokens at `RATE` from now (every ~1 ms, those due), noting when each token's event was written. */
 function pace(res: ServerResponse, open: () => boolean, answer: MarkedAnswer, sentAt: Float64Array): void {
   const t0 = performance.now()
   let i = 0
@@ -55,15 +57,11 @@ function pace(res: ServerResponse, open: () => boolean, answer: MarkedAnswer, se
     if (!open()) return
     const due = Math.min(answer.tokens.length, Math.floor(((performance.now() - t0) * RATE) / 1000) + 1)
     let batch = ''
-    const ids: number[] = []
-    for (; i < due; i++) {
-      batch += sse({content: answer.tokens[i]})
-      if (answer.markerOf[i] >= 0) ids.push(answer.markerOf[i])
-    }
+    const from = i
+    for (; i < due; i++) batch += sse({content: answer.tokens[i]})
     if (batch) {
       res.write(batch)
-      const at = performance.now()
-      for (const id of ids) sentAt[id] = at
+      sentAt.fill(performance.now(), from, i)
     }
     if (i < answer.tokens.length) setTimeout(tick, 1)
     else res.end(sse({}, 'stop') + 'data: [DONE]\n\n')
@@ -75,11 +73,16 @@ interface Run {
   wallMs: number
   /** Latency (ms) of each marker by id; NaN where it never showed. */
   latency: Float64Array
+  /** The same from the later of the marker's and its line's last token's writes (the wait for the line's end taken out); NaN where it never showed. */
+  afterLine: Float64Array
 }
 
-/** One `jp query` on a pty; `current.sentAt` is filled by the server as it paces this run's answer. */
-function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64Array}, markers: number): Promise<Run> {
-  current.sentAt = new Float64Array(markers).fill(Number.NaN)
+/** One `jp query` on a pty; `current.sentAt` (by token) is filled by the server as it paces this run's answer. */
+function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64Array}, answer: MarkedAnswer): Promise<Run> {
+  const markers = answer.kinds.length
+  current.sentAt = new Float64Array(answer.tokens.length).fill(Number.NaN)
+  const markerToken = new Int32Array(markers)
+  answer.markerOf.forEach((id, i) => id >= 0 && (markerToken[id] = i))
   const scan = new MarkerScan()
   return new Promise((resolve, reject) => {
     const start = performance.now()
@@ -89,14 +92,19 @@ function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64
       if (exitCode !== 0) return reject(new Error(`jp exited ${exitCode}`))
       const wallMs = performance.now() - start
       const latency = new Float64Array(markers).fill(Number.NaN)
-      for (const [id, at] of scan.seenAt) if (id < markers) latency[id] = at - current.sentAt[id]
+      const afterLine = new Float64Array(markers).fill(Number.NaN)
+      for (const [id, at] of scan.seenAt) {
+        if (id >= markers) continue
+        latency[id] = at - current.sentAt[markerToken[id]]
+        afterLine[id] = Math.max(0, at - current.sentAt[answer.lineEndOf[id]])
+      }
       // node-pty reaps the child just after reporting its exit.
-      setTimeout(() => resolve({wallMs, latency}), 50)
+      setTimeout(() => resolve({wallMs, latency, afterLine}), 50)
     })
   })
 }
 
-const shown = (r: Run, keep: (id: number) => boolean = () => true) => [...r.latency].filter((v, id) => Number.isFinite(v) && keep(id))
+const shown = (r: Run, keep: (id: number) => boolean = () => true, of: 'latency' | 'afterLine' = 'latency') => [...r[of]].filter((v, id) => Number.isFinite(v) && keep(id))
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -112,8 +120,8 @@ function latencyRow(metric: string, rendered: Run[], raw: Run[], figure: (r: Run
 
 function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: string): BenchRow[] {
   const what = `${KB} kB code- and table-heavy answer at ${RATE} tokens/s`
-  const p = (q: number, kind?: LineKind) => (r: Run) => {
-    const xs = shown(r, kind ? (id) => answer.kinds[id] === kind : undefined)
+  const p = (q: number, kind?: LineKind, of: 'latency' | 'afterLine' = 'latency') => (r: Run) => {
+    const xs = shown(r, kind ? (id) => answer.kinds[id] === kind : undefined, of)
     return xs.length > 0 ? percentile(xs, q) : Number.NaN
   }
   const missing = Math.max(...rendered.map((r) => r.latency.length - shown(r).length))
@@ -126,6 +134,8 @@ function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: 
     const n = answer.kinds.filter((k) => k === kind).length
     rows.push(latencyRow(`${what}: p99 of the ${n} markers in ${kind} lines (by design a table or heading shows once its last line is known)`, rendered, raw, p(99, kind), '(report)', () => true))
   }
+  rows.push(latencyRow(`${what}: p99 from the later of a marker's token and its line's last token (the wait for the line's end taken out)`, rendered, raw, p(99, undefined, 'afterLine'), '(report)', () => true))
+  rows.push(latencyRow(`${what}: the same, code lines only (code streams line by line)`, rendered, raw, p(99, 'code', 'afterLine'), '(report)', () => true))
   const [wOn, wOff] = [rendered.map((r) => r.wallMs), raw.map((r) => r.wallMs)]
   const wall = latencyRow(`${what}: answer wall time (spawn → exit), rendered`, rendered, raw, (r) => r.wallMs, `≤ ${WALL_TARGET}×`, () => true)
   wall.ratio = median(wOn) / median(wOff)
@@ -141,7 +151,7 @@ export async function run(): Promise<BenchRow[]> {
   process.stderr.write(`render-latency: load average ${loadAtStart}\n`)
   const answer = markedAnswer(KB * 1024, EVERY)
   const markers = answer.kinds.length
-  const current = {sentAt: new Float64Array(markers)}
+  const current = {sentAt: new Float64Array(answer.tokens.length)}
   const server = await startSseEndpoint((res, open) => pace(res, open, answer, current.sentAt))
   const dir = mkdtempSync(join(tmpdir(), 'jp-bench-latency-'))
   try {
@@ -149,8 +159,8 @@ export async function run(): Promise<BenchRow[]> {
     const rawEnv = {...env, JP_CFG_STYLE_MARKDOWN: 'false'}
     const {bare: raw, jp: rendered} = await alternate(
       RUNS,
-      () => runOnPty(rawEnv, work, current, markers),
-      () => runOnPty(env, work, current, markers),
+      () => runOnPty(rawEnv, work, current, answer),
+      () => runOnPty(env, work, current, answer),
     )
     const lost = raw.map((r) => r.latency.length - shown(r).length)
     if (lost.some((n) => n > 0)) throw new Error(`raw output lost markers (${lost.join(', ')} of ${markers}): the bench cannot see the tokens`)

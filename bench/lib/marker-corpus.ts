@@ -19,6 +19,8 @@ export interface MarkedAnswer {
   markerOf: Int32Array
   /** The kind of line each marker sits in, by marker id. */
   kinds: LineKind[]
+  /** For each marker id, the index of the token that ends its line (the first at or after it holding a newline). */
+  lineEndOf: Int32Array
 }
 
 const MARKER = /zq(\d{5})/g
@@ -82,5 +84,10 @@ export function markedAnswer(bytes: number, every: number): MarkedAnswer {
     const ids = markerIds(t)
     if (ids.length === 1) markerOf[i] = ids[0]
   })
-  return {tokens, markerOf, kinds}
+  const lineEndOf = new Int32Array(kinds.length)
+  for (let i = tokens.length - 1, end = tokens.length - 1; i >= 0; i--) {
+    if (tokens[i].includes('\n')) end = i
+    if (markerOf[i] >= 0) lineEndOf[markerOf[i]] = end
+  }
+  return {tokens, markerOf, kinds, lineEndOf}
 }
