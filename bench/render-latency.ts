@@ -118,6 +118,17 @@ function latencyRow(metric: string, rendered: Run[], raw: Run[], figure: (r: Run
   return {bench: 'render-latency', metric, value, spread: [Math.min(...on), Math.max(...on)], unit: 'ms', baseline: base, baselineSpread: [Math.min(...off), Math.max(...off)], baselineName: 'style.markdown = false', target, pass: pass(value)}
 }
 
+/** The character offset in the answer of each marker, by id. */
+function markerOffsets(answer: MarkedAnswer): number[] {
+  const out: number[] = []
+  let at = 0
+  answer.tokens.forEach((t, i) => {
+    if (answer.markerOf[i] >= 0) out[answer.markerOf[i]] = at
+    at += t.length
+  })
+  return out
+}
+
 function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: string): BenchRow[] {
   const what = `${KB} kB code- and table-heavy answer at ${RATE} tokens/s`
   const p = (q: number, kind?: LineKind, of: 'latency' | 'afterLine' = 'latency') => (r: Run) => {
@@ -136,6 +147,15 @@ function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: 
   }
   rows.push(latencyRow(`${what}: p99 from the later of a marker's token and its line's last token (the wait for the line's end taken out)`, rendered, raw, p(99, undefined, 'afterLine'), '(report)', () => true))
   rows.push(latencyRow(`${what}: the same, code lines only (code streams line by line)`, rendered, raw, p(99, 'code', 'afterLine'), '(report)', () => true))
+  // jp renders the first HAND_OFF_AFTER (16 kB) on its main thread, the rest on the render worker (printer/hand-off.ts).
+  const offsets = markerOffsets(answer)
+  for (const [side, keep] of [
+    ['in the first 16 kB (main thread)', (id: number) => offsets[id] < 16 * 1024],
+    ['after 16 kB (the render worker, once handed off)', (id: number) => offsets[id] >= 16 * 1024],
+  ] as const) {
+    const q = (r: Run) => percentile(shown(r, keep, 'afterLine'), 99)
+    rows.push(latencyRow(`${what}: p99 with the line's wait taken out, markers ${side}`, rendered, raw, q, '(report)', () => true))
+  }
   const [wOn, wOff] = [rendered.map((r) => r.wallMs), raw.map((r) => r.wallMs)]
   const wall = latencyRow(`${what}: answer wall time (spawn → exit), rendered`, rendered, raw, (r) => r.wallMs, `≤ ${WALL_TARGET}×`, () => true)
   wall.ratio = median(wOn) / median(wOff)
