@@ -22,13 +22,12 @@ import {fileURLToPath} from 'node:url'
 
 import {codeHeavyAnswer} from './lib/code-heavy.js'
 import {referenceLibraries} from './lib/references.js'
-import {bundleRenderer, CHILD_HEADER} from './lib/renderer-bundle.js'
+import {bundleRenderer, CHILD_HEADER, CHILD_PIECES, CHUNK} from './lib/renderer-bundle.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_REF_RUNS ?? 5)
 const MB = Number(process.env.BENCH_MD_REF_MB ?? 2)
-const CHUNK = 200
 const TARGET = 0.5
 
 interface Sample {
@@ -49,11 +48,7 @@ process.stdout.write(JSON.stringify({processCpu: (total.user + total.system) / 1
 /** jp's renderer: the answer one-shot or in chunks, as bench/markdown-render.ts feeds it. */
 const JP_CHILD = `
 ${CHILD_HEADER}
-const [file, how] = process.argv.slice(2)
-const answer = readFileSync(file, 'utf8')
-const pieces = []
-if (how === 'chunked') for (let i = 0; i < answer.length; i += ${CHUNK}) pieces.push(answer.slice(i, i + ${CHUNK}))
-else pieces.push(answer)
+${CHILD_PIECES}
 const cpu0 = process.cpuUsage()
 let chars = 0
 const r = createRenderer({columns: () => 100, color: true, hyperlinks: false, codeTheme: 'ansi'})

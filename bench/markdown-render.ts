@@ -24,14 +24,13 @@ import {fileURLToPath} from 'node:url'
 
 import {answerOf, CORPUS_NAME, type Corpus} from './markdown.js'
 import {median, runIfMain, type BenchRow} from './lib/report.js'
-import {bundleRenderer, CHILD_HEADER} from './lib/renderer-bundle.js'
+import {bundleRenderer, CHILD_HEADER, CHILD_PIECES, CHUNK} from './lib/renderer-bundle.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = Number(process.env.BENCH_MD_RUNS ?? 5)
 const SIZES = (process.env.BENCH_MD_SIZES ?? '2,20').split(',').map(Number)
 const BEFORE = process.env.BENCH_MD_BEFORE ? resolve(process.env.BENCH_MD_BEFORE) : undefined
 const UNPATCHED_BEFORE = process.env.BENCH_MD_BEFORE_UNPATCHED === '1'
-const CHUNK = 200
 const CORPORA = (process.env.BENCH_MD_CORPORA ?? 'text,code').split(',') as Corpus[]
 
 interface Sample {
@@ -45,11 +44,7 @@ interface Sample {
 /** The child: reads the answer, renders it once (one-shot or in chunks), prints {ms, hash}. */
 const CHILD = `
 ${CHILD_HEADER}
-const [file, how] = process.argv.slice(2)
-const answer = readFileSync(file, 'utf8')
-const pieces = []
-if (how === 'chunked') for (let i = 0; i < answer.length; i += ${CHUNK}) pieces.push(answer.slice(i, i + ${CHUNK}))
-else pieces.push(answer)
+${CHILD_PIECES}
 const hash = createHash('sha256')
 const start = performance.now()
 const cpu0 = process.cpuUsage()

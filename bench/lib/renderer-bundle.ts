@@ -32,3 +32,16 @@ import {createHash} from 'node:crypto'
 import * as markdown from './index.ts'
 const {createRenderer} = markdown
 Reflect.get(markdown, 'tuneCompiler')?.()`
+
+/** Characters a chunked run feeds the renderer at a time (a streamed answer's pieces). */
+export const CHUNK = 200
+
+/**
+ * After CHILD_HEADER: reads the child's arguments (the answer's file, `chunked`
+ * or `one-shot`) into `answer` and `pieces`, the text as the renderer is fed it.
+ */
+export const CHILD_PIECES = `const [file, how] = process.argv.slice(2)
+const answer = readFileSync(file, 'utf8')
+const pieces = []
+if (how === 'chunked') for (let i = 0; i < answer.length; i += ${CHUNK}) pieces.push(answer.slice(i, i + ${CHUNK}))
+else pieces.push(answer)`
