@@ -4,7 +4,9 @@ import {fileURLToPath} from 'node:url'
 
 const args = globalFlagsAfterCommand(process.argv.slice(2))
 // `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
-if (!(mayAnswerFirst(args) && (await (await import('../dist/first.js')).answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()})))) await runCli()
+if (!(mayAnswerFirst(args) && (await (await import('../dist/first.js')).answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()})))) {
+  if (!(await pickedFirst(args))) await runCli()
+}
 
 /**
  * Whether the first answer can be this one's: a version flag comes first, a
@@ -44,6 +46,16 @@ function firstStdout() {
       }
     },
   }
+}
+
+/**
+ * The resume picker, `jp conversation use` (`jp c use`) with no ID, drawn
+ * without loading the CLI when nothing can change what it does
+ * (src/lib/cli/pick-first.ts): true when it ran the command.
+ */
+async function pickedFirst(argv) {
+  if (!(argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use')) return false
+  return (await import('../dist/pick.js')).pickFirst({argv, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, cwd: process.cwd()})
 }
 
 async function runCli() {

@@ -4,6 +4,7 @@
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
+//   dist/pick.js         the resume picker's lean start-up (bin/run.js, before the CLI)
 //   dist/render-worker.cjs  the thread a long answer is rendered on
 // then the oclif manifest (scripts/manifest.js), the V8 code cache of the
 // CLI bundle (scripts/code-cache.js) and the recorded help of the root, the
@@ -197,6 +198,42 @@ await build({
   banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
 })
+
+// The resume picker's lean start-up (src/lib/cli/pick-first.ts): `jp
+// conversation use` with no ID on a terminal, drawn without the CLI bundle.
+// ES module: the parts it reaches through import() stay uncompiled until then.
+await build({
+  ...common,
+  entryPoints: ['src/lib/cli/pick-first.ts'],
+  outfile: 'dist/pick.js',
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies (the prompt's) require node: built-ins.
+  banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
+  plugins: [stringWidthSetUpOnFirstUse(), inquirerPromptsAsUsed(['search', 'input'])],
+})
+
+/**
+ * `@inquirer/prompts` as the picker's chunk uses it: only the prompts named
+ * (search-list.ts, question.ts), the very modules @inquirer/prompts
+ * re-exports (resolved from its own directory). The whole package brings
+ * the editor prompt's iconv-lite and chardet (0.7 MB to parse at every start
+ * of the picker).
+ */
+function inquirerPromptsAsUsed(names) {
+  const promptsRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@inquirer/prompts'))
+  return {
+    name: 'inquirer-prompts-as-used',
+    setup(b) {
+      b.onResolve({filter: /^@inquirer\/prompts$/}, () => ({path: '@inquirer/prompts', namespace: 'inquirer-prompts-as-used'}))
+      b.onLoad({filter: /.*/, namespace: 'inquirer-prompts-as-used'}, () => ({
+        contents: names.map((n) => `export {default as ${n}} from ${JSON.stringify(promptsRequire.resolve(`@inquirer/${n}`))}`).join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }))
+    },
+  }
+}
 
 // The render worker's thread (src/lib/markdown/render-thread.ts, started by
 // src/lib/printer/hand-off.ts): the renderer alone, markdown-it and

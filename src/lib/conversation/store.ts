@@ -19,6 +19,7 @@ import {acquireLock} from './lock.js'
 import {userDataDir} from './paths.js'
 import {ensureWorkspace, type Workspace} from './workspace.js'
 import type {StoredSummary} from './summary-index.js'
+import {localeOrder} from '../text/collate.js'
 
 export interface ConversationMetadata {
   title?: string | null
@@ -177,7 +178,7 @@ export class ConversationStore {
     return out.sort(
       (a, b) =>
         Number(Boolean(b.pinned_at)) - Number(Boolean(a.pinned_at)) ||
-        recency(b).localeCompare(recency(a)) ||
+        localeOrder(recency(b), recency(a)) ||
         b.id.localeCompare(a.id, undefined, {numeric: true}),
     )
   }

@@ -1,0 +1,76 @@
+// The resume picker's lean start-up (issue 39: the list opens within 150 ms
+// with 5,000 conversations). `jp conversation use` (`jp c use`) with no ID
+// on a terminal is a list to draw, and loading the CLI bundle and letting
+// oclif read its manifests and run its hooks was most of the wait. When
+// nothing could change what the command does, bin/run.js hands it here
+// (built on its own as dist/pick.js) instead:
+//   - the two words and nothing else (an ID, a flag, a global flag: oclif);
+//   - no user or linked plugin (oclif-dirs.ts: its hooks would run first,
+//     its commands could take the name), no DEBUG (oclif's debug output);
+//   - a terminal to draw on (without one the command's usage error is oclif's).
+// What runs is the command's own code: the workspace, the configuration
+// check (a broken file stops it with its one line, exit 1) and the store
+// (workspace-store.ts), then useConversation (use-conversation.ts), with the
+// exits JpCommand gives them.
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {errorLine} from '../text/one-line.js'
+import {sanitizeUntrusted} from '../text/untrusted.js'
+import {oclifDirs, userPluginsMayRun, type OclifNames} from './oclif-dirs.js'
+import type {UseConversationIo} from './use-conversation.js'
+
+export interface PickFirstContext {
+  argv: readonly string[]
+  /** The package's root (where package.json is). */
+  root: string
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+/** Whether `argv` is the picker's command line: `conversation use` or `c use`, nothing more. */
+export function isPickerArgv(argv: readonly string[]): boolean {
+  return argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use'
+}
+
+/** Runs the picker and resolves to true (the command is done, its exit status set), or resolves to false at once: the CLI must run it. */
+export async function pickFirst(ctx: PickFirstContext): Promise<boolean> {
+  if (!isPickerArgv(ctx.argv) || ctx.env.DEBUG || !untouched(ctx)) return false
+  const {hasTty} = await import('../terminal/tty.js')
+  if (!hasTty()) return false
+  try {
+    const [{commandWorkspace, checkConfig, openStore}, {useConversation}] = await Promise.all([import('./workspace-store.js'), import('./use-conversation.js')])
+    const place = {cwd: ctx.cwd, env: ctx.env, cfgArgs: []}
+    const workspace = await commandWorkspace(place)
+    await checkConfig(workspace, place)
+    await useConversation(await openStore(workspace, ctx.env, say), undefined, io)
+  } catch (error) {
+    // JpCommand.fail's line: what a command reports (workspace, config, storage), and what escapes it (lib/cli/main.ts).
+    io.fail(error)
+  }
+  return true
+}
+
+const io: UseConversationIo = {
+  say,
+  fail(error) {
+    process.stderr.write(`Error: ${sanitizeUntrusted(errorLine(error))}\n`)
+    return process.exit(1)
+  },
+  exit: (code) => process.exit(code),
+  // Never here: pickFirst takes only a terminal's command line.
+  noTerminal: () => Promise.reject(new Error('the lean picker has no terminal')),
+}
+
+function say(line: string): void {
+  process.stderr.write(sanitizeUntrusted(line) + '\n')
+}
+
+/** No user or linked plugin: `jp conversation use` is jp's own and no hook runs before it. */
+function untouched(ctx: PickFirstContext): boolean {
+  try {
+    const {oclif} = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as {oclif: OclifNames}
+    return !userPluginsMayRun(oclifDirs(oclif, ctx.env).dataDir)
+  } catch {
+    return false
+  }
+}
