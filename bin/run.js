@@ -55,7 +55,9 @@ function firstStdout() {
  */
 async function pickedFirst(argv) {
   if (!(argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use')) return false
-  return (await import('../dist/pick.js')).pickFirst({argv, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, cwd: process.cwd()})
+  const {loadBundle} = await import('./load.js')
+  const {pickFirst} = loadBundle(fileURLToPath(new URL('../dist/pick.cjs', import.meta.url))).exports
+  return pickFirst({argv, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, cwd: process.cwd()})
 }
 
 async function runCli() {

@@ -4,10 +4,10 @@
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
-//   dist/pick.js         the resume picker's lean start-up (bin/run.js, before the CLI)
+//   dist/pick.cjs        the resume picker's lean start-up (bin/run.js, before the CLI)
 //   dist/render-worker.cjs  the thread a long answer is rendered on
-// then the oclif manifest (scripts/manifest.js), the V8 code cache of the
-// CLI bundle (scripts/code-cache.js) and the recorded help of the root, the
+// then the oclif manifest (scripts/manifest.js), the V8 code caches of the
+// CLI bundle and the picker's (scripts/code-cache.js) and the recorded help of the root, the
 // commands and the topics (scripts/recorded-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -201,17 +201,25 @@ await build({
 
 // The resume picker's lean start-up (src/lib/cli/pick-first.ts): `jp
 // conversation use` with no ID on a terminal, drawn without the CLI bundle.
-// ES module: the parts it reaches through import() stay uncompiled until then.
-await build({
+// CommonJS with a build id and a code cache, as the CLI's (bin/load.js):
+// compiling its ~270 kB from source was the largest part of its start.
+const pick = await build({
   ...common,
   entryPoints: ['src/lib/cli/pick-first.ts'],
-  outfile: 'dist/pick.js',
-  format: 'esm',
+  outfile: 'dist/pick.cjs',
+  format: 'cjs',
+  write: false,
   mainFields: ['module', 'main'],
-  // CommonJS dependencies (the prompt's) require node: built-ins.
-  banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
+  define: {'import.meta.url': 'importMetaUrl'},
+  banner: {
+    js: [
+      "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __jpImport = globalThis[Symbol.for('jp.import')] ?? ((specifier) => import(specifier));",
+    ].join('\n'),
+  },
   plugins: [stringWidthSetUpOnFirstUse(), inquirerPromptsAsUsed(['search', 'input'])],
 })
+writeFileSync(join(root, 'dist/pick.cjs'), withBuildId(asciiOnly(routeDynamicImports(pick.outputFiles[0].text))))
 
 /**
  * `@inquirer/prompts` as the picker's chunk uses it: only the prompts named

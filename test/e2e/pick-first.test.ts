@@ -1,6 +1,6 @@
 // The resume picker's lean start-up (src/lib/cli/pick-first.ts, issue 39):
 // `jp conversation use` / `jp c use` with no ID on a terminal is answered by
-// dist/pick.js without loading the CLI bundle (V8's coverage of the run says
+// dist/pick.cjs without loading the CLI bundle (V8's coverage of the run says
 // which scripts ran), and the CLI answers whenever something could change
 // what the command does: a user or linked plugin, DEBUG, more words. The
 // picker's behaviour itself is test/e2e/conversation-pick.test.ts's, which
@@ -15,7 +15,7 @@ import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 import {keys, spawnPty} from '../helpers/pty.js'
 
-const PICK = pathToFileURL(join(ROOT, 'dist', 'pick.js')).href
+const PICK = join(ROOT, 'dist', 'pick.cjs')
 
 describe('e2e: the resume picker without loading the CLI', function () {
   this.timeout(60_000)
@@ -39,7 +39,7 @@ describe('e2e: the resume picker without loading the CLI', function () {
     await act(s)
     const status = await s.waitForExit()
     const coverage = coverageIn(dir)
-    return {status, screen: s.screenText(), output: s.output(), bundleRan: coverage.bundleRan, pickRan: coverage.urls.includes(PICK)}
+    return {status, screen: s.screenText(), output: s.output(), bundleRan: coverage.bundleRan, pickRan: coverage.urls.some((u) => u === PICK || u === pathToFileURL(PICK).href)}
   }
 
   const chooseTopic1 = async (s: Awaited<ReturnType<typeof spawnPty>>) => {

@@ -3,7 +3,7 @@
 // on a terminal is a list to draw, and loading the CLI bundle and letting
 // oclif read its manifests and run its hooks was most of the wait. When
 // nothing could change what the command does, bin/run.js hands it here
-// (built on its own as dist/pick.js) instead:
+// (built on its own as dist/pick.cjs, loaded with its code cache) instead:
 //   - the two words and nothing else (an ID, a flag, a global flag: oclif);
 //   - no user or linked plugin (oclif-dirs.ts: its hooks would run first,
 //     its commands could take the name), no DEBUG (oclif's debug output);
@@ -73,4 +73,36 @@ function untouched(ctx: PickFirstContext): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * For the build's code cache run (scripts/code-cache.js): the picker's
+ * steps on a throw-away workspace of a few conversations, and its list drawn
+ * and chosen from on in-memory streams, so their functions are in the cache.
+ */
+export async function warmCodeCache(dir: string): Promise<void> {
+  const [{mkdirSync, writeFileSync}, {PassThrough, Writable}, {initWorkspace}, {checkConfig, openStore}, {resumeRows}, {searchList}] = await Promise.all([
+    import('node:fs'),
+    import('node:stream'),
+    import('../conversation/workspace.js'),
+    import('./workspace-store.js'),
+    import('../conversation/resume.js'),
+    import('../inquire/search-list.js'),
+  ])
+  const workspace = await initWorkspace(dir)
+  for (let i = 0; i < 3; i++) {
+    const conv = join(workspace.conversationsDir, `jp-c${i}`)
+    mkdirSync(conv)
+    writeFileSync(join(conv, 'metadata.json'), JSON.stringify({title: `warm ${i}`, created_at: new Date(Date.UTC(2024, 0, 1 + i)).toISOString()}))
+    writeFileSync(join(conv, 'events.json'), JSON.stringify([{timestamp: '2024-01-01T00:00:00Z', type: 'chat_request', content: 'q'}]))
+  }
+  const place = {cwd: dir, env: {}, cfgArgs: []}
+  await checkConfig(workspace, place)
+  const rows = await resumeRows(await openStore(workspace, {}, () => {}), 76)
+  rows.source('w1')
+  const input = new PassThrough()
+  const output = Object.assign(new Writable({write: (_chunk, _encoding, done) => done()}), {isTTY: true, columns: 80, rows: 24})
+  const chosen = searchList('Resume a conversation (type to filter):', {pageSize: 7, source: rows.source}, {input, output})
+  setTimeout(() => input.write('\r'), 20)
+  await chosen
 }
