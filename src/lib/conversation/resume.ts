@@ -58,7 +58,8 @@ export const MAX_ROWS = 100
 export async function resumeRows(store: ConversationStore, width: number): Promise<ResumeRows> {
   const list = (await store.listIndexed()).filter((c) => !c.error)
   const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
-  list.sort((a, b) => localeOrder(recency(b), recency(a)))
+  // The listing puts pinned conversations first, then by recency: without one pinned, it is already this order.
+  if (list.some((c) => c.pinned_at)) list.sort((a, b) => localeOrder(recency(b), recency(a)))
   const details = new Map<string, string>()
   const detail = (c: ConversationSummary): string => {
     let d = details.get(c.id)
