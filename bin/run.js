@@ -49,12 +49,14 @@ function firstStdout() {
 }
 
 /**
- * The resume picker, `jp conversation use` (`jp c use`) with no ID, drawn
- * without loading the CLI when nothing can change what it does
- * (src/lib/cli/pick-first.ts): true when it ran the command.
+ * The resume picker, `jp conversation use` (`jp c use`) with no ID or `jp
+ * query --resume`, drawn without loading the CLI when nothing can change
+ * what it does (src/lib/cli/pick-first.ts): true when it ran the command
+ * (for the query, false after the choice: the CLI runs it).
  */
 async function pickedFirst(argv) {
-  if (!(argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use')) return false
+  const use = argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use'
+  if (!use && !((argv[0] === 'query' || argv[0] === 'q') && argv[1] === '--resume')) return false
   const {loadBundle} = await import('./load.js')
   const {pickFirst} = loadBundle(fileURLToPath(new URL('../dist/pick.cjs', import.meta.url))).exports
   return pickFirst({argv, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, cwd: process.cwd()})

@@ -10,7 +10,7 @@ import {afterEach, beforeEach, describe, it} from 'mocha'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {coverageIn} from '../helpers/coverage.js'
+import {bundleSites, coverageIn} from '../helpers/coverage.js'
 import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 import {keys, spawnPty} from '../helpers/pty.js'
@@ -39,7 +39,7 @@ describe('e2e: the resume picker without loading the CLI', function () {
     await act(s)
     const status = await s.waitForExit()
     const coverage = coverageIn(dir)
-    return {status, screen: s.screenText(), output: s.output(), bundleRan: coverage.bundleRan, pickRan: coverage.urls.some((u) => u === PICK || u === pathToFileURL(PICK).href)}
+    return {status, screen: s.screenText(), output: s.output(), ranAt: coverage.ranAt, bundleRan: coverage.bundleRan, pickRan: coverage.urls.some((u) => u === PICK || u === pathToFileURL(PICK).href)}
   }
 
   const chooseTopic1 = async (s: Awaited<ReturnType<typeof spawnPty>>) => {
@@ -96,6 +96,28 @@ describe('e2e: the resume picker without loading the CLI', function () {
       expect(r.bundleRan).to.equal(true)
     })
   }
+
+  it('jp query --resume: the list drawn and the choice made before the CLI loads, which then runs the query in the chosen conversation', async () => {
+    const r = await covered(['query', '--resume', 'and now?'], chooseTopic1, {JP_ECHO_DELAY_MS: '0'})
+    expect(r.status.exitCode, r.screen).to.equal(0)
+    expect(active()).to.equal('jp-c101')
+    const events = JSON.parse(readFileSync(join(sb.cwd, '.jp', 'conversations', 'jp-c101', 'events.json'), 'utf8')) as Array<{type: string; content?: string}>
+    expect(events.filter((e) => e.type === 'chat_request').at(-1)?.content).to.equal('and now?')
+    // The CLI's copy of the rows (conversation/resume.ts) never ran: the list was the chunk's.
+    const [rows] = bundleSites(/async function resumeRows\([^)]*\) \{\n/)
+    expect(rows, 'resumeRows in the bundle').to.not.equal(undefined)
+    expect(r.ranAt(rows.offset + 40), 'the CLI built the rows').to.equal(false)
+    expect([r.pickRan, r.bundleRan]).to.deep.equal([true, true])
+  })
+
+  it('jp query --resume, Esc: nothing sent, exit 0, without the CLI', async () => {
+    const r = await covered(['q', '--resume', 'x'], async (s) => {
+      await s.waitForText('Topic 2 ·')
+      s.send(keys.escape)
+    })
+    expect([r.status.exitCode, r.pickRan, r.bundleRan], r.screen).to.deep.equal([0, true, false])
+    expect(r.screen).to.include('No conversation chosen; nothing was sent.')
+  })
 
   it('with an ID, the CLI runs the command', async () => {
     const r = await covered(['c', 'use', 'jp-c102'], async () => {})

@@ -4,19 +4,23 @@
 // oclif read its manifests and run its hooks was most of the wait. When
 // nothing could change what the command does, bin/run.js hands it here
 // (built on its own as dist/pick.cjs, loaded with its code cache) instead:
-//   - the two words and nothing else (an ID, a flag, a global flag: oclif);
+//   - the two words and nothing else (an ID, a flag, a global flag: oclif),
+//     or `jp query --resume` (`q`) followed by words only;
 //   - no user or linked plugin (oclif-dirs.ts: its hooks would run first,
 //     its commands could take the name), no DEBUG (oclif's debug output);
 //   - a terminal to draw on (without one the command's usage error is oclif's).
 // What runs is the command's own code: the workspace, the configuration
-// check (a broken file stops it with its one line, exit 1) and the store
-// (workspace-store.ts), then useConversation (use-conversation.ts), with the
-// exits JpCommand gives them.
+// check (a broken file stops it with its one line, exit 1; `jp query` checks
+// its own later, as it does) and the store (workspace-store.ts), then
+// useConversation (use-conversation.ts) with the exits JpCommand gives them.
+// For `jp query --resume` the choice is left in a process slot and the CLI
+// loads to run the query (query/pick.ts takes it): the user chose already.
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {errorLine} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {oclifDirs, userPluginsMayRun, type OclifNames} from './oclif-dirs.js'
+import type {ConversationStore} from '../conversation/store.js'
 import type {UseConversationIo} from './use-conversation.js'
 
 export interface PickFirstContext {
@@ -32,22 +36,48 @@ export function isPickerArgv(argv: readonly string[]): boolean {
   return argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use'
 }
 
-/** Runs the picker and resolves to true (the command is done, its exit status set), or resolves to false at once: the CLI must run it. */
+/** Whether `argv` is `jp query --resume` (`q`) with words and no other flag: the picker first, then the query in the CLI. */
+export function isResumeArgv(argv: readonly string[]): boolean {
+  return (argv[0] === 'query' || argv[0] === 'q') && argv[1] === '--resume' && argv.slice(2).every((w) => !w.startsWith('-'))
+}
+
+/**
+ * Runs the picker and resolves to true (the command is done, its exit status
+ * set), or resolves to false: the CLI must run the command (for `jp query
+ * --resume`, with the conversation chosen here waiting in the process slot
+ * `resumePicked`, which query/pick.ts takes instead of opening the picker).
+ */
 export async function pickFirst(ctx: PickFirstContext): Promise<boolean> {
-  if (!isPickerArgv(ctx.argv) || ctx.env.DEBUG || !untouched(ctx)) return false
+  const resume = isResumeArgv(ctx.argv)
+  if (!(resume || isPickerArgv(ctx.argv)) || ctx.env.DEBUG || !untouched(ctx)) return false
   const {hasTty} = await import('../terminal/tty.js')
   if (!hasTty()) return false
   try {
-    const [{commandWorkspace, checkConfig, openStore}, {useConversation}] = await Promise.all([import('./workspace-store.js'), import('./use-conversation.js')])
+    const {commandWorkspace, checkConfig, openStore} = await import('./workspace-store.js')
     const place = {cwd: ctx.cwd, env: ctx.env, cfgArgs: []}
     const workspace = await commandWorkspace(place)
-    await checkConfig(workspace, place)
-    await useConversation(await openStore(workspace, ctx.env, say), undefined, io)
+    // `jp query` checks its configuration itself, after the pick (configCheck 'command').
+    if (!resume) await checkConfig(workspace, place)
+    const store = await openStore(workspace, ctx.env, say)
+    if (resume) return await resumeFirst(store)
+    await (await import('./use-conversation.js')).useConversation(store, undefined, io)
   } catch (error) {
     // JpCommand.fail's line: what a command reports (workspace, config, storage), and what escapes it (lib/cli/main.ts).
     io.fail(error)
   }
   return true
+}
+
+/** `jp query --resume`'s pick: the id left for the CLI (false: load it), or Esc and Ctrl+C ended as the command ends them (true). */
+async function resumeFirst(store: ConversationStore): Promise<boolean> {
+  const [{pickOutcome}, {setSlot}, {resumeEnd}] = await Promise.all([import('../query/pick.js'), import('../process/slots.js'), import('./use-conversation.js')])
+  const picked = await pickOutcome(store)
+  if ('id' in picked) {
+    setSlot('resumePicked', picked)
+    return false
+  }
+  if (picked.none === 'no-terminal') return false
+  return resumeEnd(picked.none, io)
 }
 
 const io: UseConversationIo = {

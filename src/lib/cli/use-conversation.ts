@@ -52,3 +52,9 @@ async function pick(store: ConversationStore, io: UseConversationIo): Promise<st
   io.say('No conversation chosen; the active one is unchanged.')
   return undefined
 }
+
+/** `jp query --resume` when nothing was chosen (the command's and the lean path's): Esc sends nothing (exit 0), Ctrl+C exits 130. */
+export function resumeEnd(none: 'escape' | 'interrupted', io: Pick<UseConversationIo, 'say' | 'exit'>): never {
+  if (none === 'escape') io.say('No conversation chosen; nothing was sent.')
+  return io.exit(none === 'escape' ? 0 : 130)
+}

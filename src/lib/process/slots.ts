@@ -83,6 +83,8 @@ export interface ProcessSlots {
   mentionIndexes: Map<string, unknown>
   /** bin/load.js — the `import()` the CommonJS bundle's dynamic imports call (scripts/build.js rewrites them); set before the bundle runs, read by no module of src/. */
   bundleImport: ((specifier: string) => Promise<unknown>) | undefined
+  /** cli/pick-first.ts — the conversation `jp query --resume` picked before the CLI loaded; `jp query` takes it instead of opening the picker. */
+  resumePicked: {id: string} | undefined
 }
 
 export type SlotName = keyof ProcessSlots
@@ -105,6 +107,7 @@ export const SLOT_KEYS: {readonly [K in SlotName]: symbol} = {
   pluginHooksRan: Symbol.for('jp.pluginHooksRan'),
   mentionIndexes: Symbol.for('jp.mentionIndexes'),
   bundleImport: Symbol.for('jp.import'),
+  resumePicked: Symbol.for('jp.resumePicked'),
 }
 
 /** Names of every slot (tests list them). */
