@@ -3,8 +3,22 @@ import {fstatSync, writeSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
 const args = globalFlagsAfterCommand(process.argv.slice(2))
-// `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
-if (!(mayAnswerFirst(args) && (await (await import('../dist/first.js')).answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()})))) await runCli()
+if (!(await answeredLean(args))) await runCli()
+
+/**
+ * The lean entries, asked before the CLI loads, each a small module of its
+ * own chosen by argv alone; true when one answered (the CLI is not needed).
+ */
+async function answeredLean(argv) {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  // `jp query` on a terminal: its Query: prompt drawn while the CLI loads behind it (src/lib/cli/early-prompt.ts); the CLI still runs.
+  if (argv.length === 1 && (argv[0] === 'query' || argv[0] === 'q')) {
+    await (await import('../dist/prompt.js')).drawEarlyPrompt({argv, root, env: process.env})
+    return false
+  }
+  // `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
+  return mayAnswerFirst(argv) && (await (await import('../dist/first.js')).answerFirst({argv, root, env: process.env, stdout: firstStdout()}))
+}
 
 /**
  * Whether the first answer can be this one's: a version flag comes first, a
