@@ -12,12 +12,21 @@ if (!(await answeredLean(args))) await runCli()
 async function answeredLean(argv) {
   const root = fileURLToPath(new URL('..', import.meta.url))
   // `jp query` on a terminal: its Query: prompt drawn while the CLI loads behind it (src/lib/cli/early-prompt.ts); the CLI still runs.
-  if (argv.length === 1 && (argv[0] === 'query' || argv[0] === 'q')) {
-    await (await import('../dist/prompt.js')).drawEarlyPrompt({argv, root, env: process.env})
+  if (opensQueryPrompt(argv)) {
+    await (await import('../dist/prompt.js')).drawEarlyPrompt({root, env: process.env})
     return false
   }
   // `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
   return mayAnswerFirst(argv) && (await (await import('../dist/first.js')).answerFirst({argv, root, env: process.env, stdout: firstStdout()}))
+}
+
+/**
+ * Whether argv opens the inline Query: prompt with nothing to decide first:
+ * `jp query` or `jp q`, for a new conversation or not (`-n`); any other
+ * word or flag goes straight to the CLI (the early prompt is not even loaded).
+ */
+function opensQueryPrompt(argv) {
+  return (argv[0] === 'query' || argv[0] === 'q') && argv.length <= 2 && argv.slice(1).every((a) => a === '-n' || a === '--new')
 }
 
 /**

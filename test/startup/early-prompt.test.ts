@@ -57,10 +57,13 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
     expect(t.screenText()).to.include('Enter to send · Alt+Enter for newline')
   })
 
-  it('`jp q` is the same prompt', async () => {
-    const t = await start(packageWithBundle(NEVER_RETURNS), ['q'])
-    await t.waitForText('Query:')
-  })
+  for (const args of [['q'], ['query', '-n'], ['q', '--new']]) {
+    it(`\`jp ${args.join(' ')}\` is the same prompt`, async () => {
+      const t = await start(packageWithBundle(NEVER_RETURNS), args)
+      t.type('zqj')
+      await t.waitForText('Query: zqj')
+    })
+  }
 
   it("the CLI's first write to stdout erases the early prompt before its own text", async () => {
     const t = await start(packageWithBundle(WRITES_A_LINE), ['query'])
@@ -76,7 +79,8 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
     ['JP_EARLY_PROMPT=0', ['query'], {JP_EARLY_PROMPT: '0'}, () => {}],
     ['DEBUG set', ['query'], {DEBUG: 'jp-test-nothing-logs-here'}, () => {}],
     ['TERM=dumb (the plain line input)', ['query'], {TERM: 'dumb'}, () => {}],
-    ['`jp query -n` (a flag: the CLI decides)', ['query', '-n'], {}, () => {}],
+    ['`jp query -m MODEL` (a flag: the CLI decides)', ['query', '-m', 'x/y'], {}, () => {}],
+    ['`jp query -n -n`', ['query', '-n', '-n'], {}, () => {}],
     ['`jp query hello` (a query given)', ['query', 'hello'], {}, () => {}],
   ] as const) {
     it(`no early prompt with ${what}: the CLI runs first`, async () => {

@@ -23,7 +23,7 @@
 // the line editor's rules are the real prompt's alone.
 //
 // Taken only when nothing can change the way to the prompt: `jp query` (or
-// `jp q`) alone, stdin and stdout a terminal jp owns in the foreground, no
+// `jp q`, `-n` or not), stdin and stdout a terminal jp owns in the foreground, no
 // DEBUG, no user or linked oclif plugin (its init hook would run first), no
 // TERM=dumb (the plain line input), and not JP_EARLY_PROMPT=0.
 import {closeSync, openSync, readFileSync, writeSync} from 'node:fs'
@@ -35,16 +35,11 @@ import {inBackgroundGroup} from '../terminal/tty.js'
 import {keepTypeahead} from '../terminal/typeahead.js'
 import {untouched, type Pjson} from './first.js'
 
+/** bin/run.js asks only for the argv that opens the prompt (its `opensQueryPrompt`: `jp query`, `jp q`, with `-n` or not). */
 export interface EarlyPromptContext {
-  argv: string[]
   /** The package's root (where package.json is). */
   root: string
   env: NodeJS.ProcessEnv
-}
-
-/** The argument lists that open the inline `Query:` prompt with nothing else to decide first. */
-export function opensQueryPrompt(argv: readonly string[]): boolean {
-  return argv.length === 1 && (argv[0] === 'query' || argv[0] === 'q')
 }
 
 const HINT = 'Enter to send · Alt+Enter for newline'
@@ -64,7 +59,7 @@ function picture(color: boolean): string {
  */
 export async function drawEarlyPrompt(ctx: EarlyPromptContext): Promise<boolean> {
   const {env} = ctx
-  if (!opensQueryPrompt(ctx.argv) || env.DEBUG || env.JP_EARLY_PROMPT === '0' || env.TERM === 'dumb') return false
+  if (env.DEBUG || env.JP_EARLY_PROMPT === '0' || env.TERM === 'dumb') return false
   if (process.platform === 'win32' || !isatty(0) || !isatty(1) || inBackgroundGroup()) return false
   let pjson: Pjson
   try {
