@@ -7,7 +7,7 @@
 import {expect} from 'chai'
 import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BIN, makeSandbox, ROOT, type Sandbox} from '../helpers/cli.js'
+import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 
 /** The early picture's erase (cli/early-prompt.ts EARLY_PROMPT_ERASE) and the real prompt's bracketed paste. */
@@ -116,6 +116,19 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
       }
       expect(screens[0]).to.equal(`Error: ${userFile}:2:1: style.markdown: expected boolean, got "yes"`)
       expect(screens[0]).to.equal(screens[1])
+    })
+
+    it("a trust notice shows above the real prompt, the early picture gone and the keys typed early in the prompt", async () => {
+      expect((await runJp(['init', '--yes'], {sandbox: sb})).code).to.equal(0)
+      writeFileSync(join(sb.cwd, '.jp', 'config.toml'), '[editor]\ncmd = "vi"\n')
+      const t = await start(BIN, ['query'])
+      t.type('zqj')
+      await t.waitFor(() => t.output().includes(REAL_PROMPT), 'the real prompt')
+      await t.waitForText('Query: zqj')
+      const lines = t.screen().filter((l) => l !== '')
+      expect(lines[0], t.screenText()).to.match(/^jp: ignoring editor\.cmd from the workspace /)
+      expect(lines.filter((l) => l.includes('Query:')), t.screenText()).to.deep.equal(['Query: zqj'])
+      expect(lines.at(-1)).to.equal('Enter to send · Alt+Enter for newline')
     })
 
     it('keys typed into the early prompt, plain and not, reach the real prompt in order; Enter sends nothing before it is up', async () => {

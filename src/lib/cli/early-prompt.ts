@@ -122,7 +122,8 @@ function hold(fd: number, columns: number, color: boolean): void {
       else delete (stream as {write?: unknown}).write
     }
   })
-  const unregister = onCleanup('prompt picture', 'early prompt', () => release())
+  // On a crash too: the picture goes before Node prints the stack trace.
+  const unregister = onCleanup('prompt picture', 'early prompt', () => release(), {alsoOnCrash: true})
   let released = false
   function release(): void {
     if (released) return
