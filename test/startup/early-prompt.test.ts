@@ -74,6 +74,14 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
     expect(t.screenText()).to.equal('the CLI ran')
   })
 
+  it('a CLI that crashes: no early picture is left beside the stack trace', async () => {
+    const t = await start(packageWithBundle("throw new Error('the bundle broke')\n"), ['query'])
+    expect((await t.waitForExit(20_000)).exitCode).to.not.equal(0)
+    expect(t.output()).to.include('Query:')
+    expect(t.screenText()).to.include('Error: the bundle broke')
+    expect(t.screenText()).to.not.include('Query:')
+  })
+
   for (const [what, args, env, setUp] of [
     ['a user plugin installed (its init hook runs first)', ['query'], {}, installPlugin],
     ['JP_EARLY_PROMPT=0', ['query'], {JP_EARLY_PROMPT: '0'}, () => {}],
