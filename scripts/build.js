@@ -4,6 +4,7 @@
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
+//   dist/prompt.js       the Query: prompt bin/run.js draws while the CLI loads
 //   dist/pick.cjs        the resume picker's lean start-up (bin/run.js, before the CLI)
 //   dist/render-worker.cjs  the thread a long answer is rendered on
 // then the oclif manifest (scripts/manifest.js), the V8 code caches of the
@@ -197,6 +198,15 @@ await build({
   // supports-color is CommonJS and requires node: built-ins.
   banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
+})
+
+// The inline Query: prompt bin/run.js draws for `jp query` before it loads
+// the CLI (src/lib/cli/early-prompt.ts): a module of its own, a few kB.
+await build({
+  ...common,
+  entryPoints: ['src/lib/cli/early-prompt.ts'],
+  outfile: 'dist/prompt.js',
+  format: 'esm',
 })
 
 // The resume picker's lean start-up (src/lib/cli/pick-first.ts): `jp

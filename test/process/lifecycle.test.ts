@@ -102,6 +102,7 @@ describe('process-wide slots', function () {
       'pluginHooksRan',
       'mentionIndexes',
       'bundleImport',
+      'earlyPrompt',
       'resumePicked',
     ])
     const keys = SLOT_NAMES.map((n) => Symbol.keyFor(SLOT_KEYS[n]))
