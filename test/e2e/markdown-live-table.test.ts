@@ -55,14 +55,15 @@ describe('e2e: a table streams in a live region, replaced by the table when it e
   })
 
   /** The rows jp leaves for `before` + `rest` (sent at once, or `rest` held until `whileHeld` resolves), from the row holding `from`. */
-  async function leaves(before: string, rest: string, size: {cols: number; rows: number}, whileHeld?: (run: JpRun) => Promise<void>): Promise<string[]> {
+  async function leaves(before: string, rest: string, size: {cols: number; rows: number}, whileHeld?: (run: JpRun) => Promise<void | (() => Promise<void>)>): Promise<string[]> {
     const pieces = [...(before.match(/[^]{1,7}/g) ?? []), ...(rest.match(/[^]{1,7}/g) ?? [])]
     const server = await gatedServer(pieces, whileHeld ? (before.match(/[^]{1,7}/g) ?? []).length : pieces.length)
     const run = new JpRun({baseUrl: server.baseUrl, ...size})
     open.push({server, run})
     await run.start()
-    if (whileHeld) await whileHeld(run)
+    const afterRelease = whileHeld && (await whileHeld(run))
     server.release()
+    if (afterRelease) await afterRelease()
     const done = await run.finish(60_000)
     expect(done.code).to.equal(0)
     const rows = allRows(run)
@@ -92,6 +93,43 @@ describe('e2e: a table streams in a live region, replaced by the table when it e
       expect(streamed.filter((r) => r.includes('After the table.'))).to.have.length(1)
     })
   }
+
+  it('Ctrl+C while a table is live: the menu opens below the table drawn once (the live rows gone), and c goes on', async () => {
+    const before = 'Intro line.\n\n' + TABLE_HEAD + row(1) + row(2, 'beta')
+    const rest = row(3) + '\nAfter the table.\n'
+    const rows = await leaves(before, rest, {cols: 80, rows: 24}, async (run) => {
+      await run.term.waitForText(/│ beta +│/, 20_000)
+      run.term.send('\x03')
+      await run.term.waitForText('Interrupted [c,r,q,s,a,?]')
+      const screen = run.term.screen()
+      const menu = screen.findIndex((r) => r.includes('Interrupted'))
+      const above = screen.slice(0, menu)
+      // The cut drew the table as it stood; no row of the live region is left besides it.
+      expect(above.filter((r) => r.includes('Name')), above.join('\n')).to.have.length(1)
+      expect(above.filter((r) => r.includes('beta'))).to.have.length(1)
+      expect(screen.slice(menu + 1).filter((r) => r.includes('│'))).to.deep.equal([])
+      run.term.send('c')
+    })
+    expect(rows.filter((r) => r.includes('After the table.'))).to.have.length(1)
+  })
+
+  it('typing opens the Queue: prompt while a table is live: the table prints above it, once, when it ends', async () => {
+    const before = 'Intro line.\n\n' + TABLE_HEAD + row(1) + row(2, 'beta')
+    const rest = row(3, 'gamma') + '\nAfter the table.\n'
+    const rows = await leaves(before, rest, {cols: 80, rows: 24}, async (run) => {
+      await run.term.waitForText(/│ beta +│/, 20_000)
+      run.term.send('x')
+      await run.term.waitForText('Queue: x')
+      // Nothing live under a prompt: the table waits for its end.
+      expect(run.term.screenText()).to.not.match(/│ beta +│/)
+      return async () => {
+        await run.term.waitForText('After the table.')
+        // Ctrl+C closes the prompt, nothing is queued: the run ends.
+        run.term.send('\x03')
+      }
+    })
+    for (const name of ['Name', 'row1 ', 'beta', 'gamma', 'After the table.']) expect(rows.filter((r) => r.includes(name)), name).to.have.length(1)
+  })
 
   it('a table taller than the screen shows its newest rows live, and leaves the finished table once in the scrollback', async () => {
     let body = ''

@@ -7,7 +7,9 @@
 import {expect} from 'chai'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
+import {createRequire} from 'node:module'
 import {join} from 'node:path'
+import type * as XtermHeadless from '@xterm/headless'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
 import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/hand-off.js'
@@ -17,6 +19,20 @@ import {textHeavyAnswer} from '../../bench/markdown.js'
 import {CORPUS} from '../markdown/corpus.js'
 import {chunksOf} from '../markdown/render-helpers.js'
 import {textSink} from './fixtures/tty-sink.js'
+
+const {Terminal} = createRequire(import.meta.url)('@xterm/headless') as typeof XtermHeadless
+
+/** What a terminal `columns` wide holds after `bytes` (scrollback included), right-trimmed rows. */
+async function screenOf(bytes: string, columns = 100): Promise<string[]> {
+  const term = new Terminal({cols: columns, rows: 50, scrollback: 10_000, allowProposedApi: true, convertEol: true})
+  await new Promise<void>((resolve) => term.write(bytes, resolve))
+  const buf = term.buffer.active
+  const rows: string[] = []
+  for (let i = 0; i < buf.length; i++) rows.push(buf.getLine(i)?.translateToString(true) ?? '')
+  term.dispose()
+  while (rows.length > 0 && rows.at(-1) === '') rows.pop()
+  return rows
+}
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const OPTIONS: Omit<RendererOptions, 'columns'> = {color: true, hyperlinks: false, codeTheme: 'ansi'}
@@ -234,5 +250,32 @@ describe('printer: a long answer rendered on a second thread', function () {
     // Its worker, if it was started, was stopped when the printer closed.
     for (const w of started) expect(w.failed).to.equal(true)
     expect(streams[0].handedOff).to.equal(false)
+  })
+
+  it('draws a table being read from the preview the worker sends with its output, and leaves the screen the main renderer alone leaves', async () => {
+    const lead = textHeavyAnswer(HAND_OFF_AFTER + 4000)
+    const head = '\n\n| Name | Size |\n|---|---:|\n| alpha | 1 |\n| beta | 22 |\n'
+    const tail = '| gamma-with-a-longer-name | 333 |\n\nAfter the table.\n'
+    const started: RenderWorker[] = []
+    const tty = Object.assign(terminal(), {rows: 40})
+    const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(true, started, () => 100), openPromptWriter: () => undefined})
+    printer.assistant(lead.slice(0, 10))
+    await booted(started)
+    for (const p of chunksOf(lead.slice(10), 500)) {
+      printer.assistant(p)
+      await printer.writable()
+    }
+    printer.assistant(head)
+    const shown = () => tty.text.replace(/\x1b\[[0-9;]*m/g, '')
+    for (let i = 0; i < 400 && !/│ beta +│/.test(shown()); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(streams[0].handedOff).to.equal(true)
+    // The table has not ended (its last row and the blank line after it are still to come): its rows show.
+    expect(shown()).to.match(/│ beta +│/)
+    printer.assistant(tail)
+    printer.endAssistant()
+    await printer.flush()
+    printer.close()
+    const alone = await print(false, [lead, head, tail])
+    expect((await screenOf(tty.text)).join('\n')).to.equal((await screenOf(alone)).join('\n'))
   })
 })
