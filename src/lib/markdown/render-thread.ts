@@ -194,7 +194,9 @@ export function serve(port: MessagePort, words: Int32Array): void {
   })
   tuneCompiler()
   prewarm()
-  Atomics.store(words, READY, 1)
+  // Ready once every grammar is compiled (highlight.ts compileLanguages): a fence handed over never waits for one.
+  const ready = () => Atomics.store(words, READY, 1)
+  import('./highlight.js').then((m) => m.compileLanguages()).then(ready, ready)
 }
 
 if (workerData?.jpRenderWorker) serve(workerData.port as MessagePort, new Int32Array(workerData.words as SharedArrayBuffer))
