@@ -12,10 +12,10 @@
 // (spread: min–max). Target: p99 ≤ 16 ms (one frame), absolute; raw's
 // figures beside it are the floor of this pipeline (server, socket, jp's
 // stream loop, pty, this reader). By the kind of line a marker sits in, as
-// report rows: the renderer streams prose word by word and code line by
-// line, but shows a table or a heading once its last line is known (see
-// docs/decisions.md, "What streams"), so a table's tokens wait for the
-// table's end by design; and p99 from the later of a marker's token and its
+// report rows: the renderer streams prose word by word, code line by line,
+// lists item by item, a table as it is read (its rows so far, the unfinished
+// one too, in a live region: issue 40) and a heading once its line is known
+// (see docs/decisions.md, "What streams"); and p99 from the later of a marker's token and its
 // line's last token (the wait for the line's end taken out: what a
 // line-by-line renderer adds beyond that wait). Wall time from spawn to exit, rendered against raw:
 // target ≤ 1.1× (the pacing is in both). Load average printed at the start

@@ -136,8 +136,8 @@ class Channel {
    * off): a taller one shows its last rows.
    */
   private live = ''
-  /** Rows of the live region on the screen now (the cursor is on the row below them, at its start). */
-  private liveRows = 0
+  /** The rows of the live region on the screen now (the cursor is on the row below them, at its start). */
+  private liveShown: string[] = []
 
   setLive(text: string): void {
     if (text === this.live || this.closed || !this.line) return
@@ -152,21 +152,38 @@ class Channel {
   dropLive(): void {
     this.live = ''
     this.liveChanged = false
-    if (this.liveRows === 0 || this.closed) return
-    const rows = this.liveRows
-    this.liveRows = 0
+    if (this.liveShown.length === 0 || this.closed) return
+    const rows = this.liveShown.length
+    this.liveShown = []
     this.send(eraseRows(rows), 'utf8')
   }
 
-  /** The live region as drawn now (undefined: not drawn) and its rows. */
-  private liveBytes(): {text: string; rows: number} | undefined {
-    if (this.live === '' || !this.atLineStart) return undefined
+  /** The rows of the live region to draw now (none: not drawn). */
+  private liveRows(): string[] {
+    if (this.live === '' || !this.atLineStart) return []
     const lines = this.live.split('\n')
     if (lines[lines.length - 1] === '') lines.pop()
     const room = Math.max(0, ((this.stream as {rows?: number}).rows || 24) - 1)
-    if (room === 0) return undefined
-    const shown = lines.length > room ? lines.slice(lines.length - room) : lines
-    return {text: shown.join('\n') + '\n', rows: shown.length}
+    return lines.length > room ? lines.slice(lines.length - room) : lines
+  }
+
+  /**
+   * The bytes that put the live region's new rows where its old ones are,
+   * after `data` (written text, placed). With no text between, only the
+   * rows from the first that changed are drawn again: as a table's
+   * unfinished row grows, that is the row and the border below it, not
+   * the whole table at every token.
+   */
+  private redrawLive(data: string): string {
+    const old = this.liveShown
+    const rows = this.liveRows()
+    let same = 0
+    if (data === '') while (same < old.length && same < rows.length && old[same] === rows[same]) same++
+    this.liveShown = rows
+    if (data === '' && same === old.length && same === rows.length) return ''
+    const erase = old.length > same ? eraseRows(old.length - same) : ''
+    const drawn = rows.slice(same)
+    return erase + data + (drawn.length > 0 ? drawn.join('\n') + '\n' : '')
   }
 
   private schedule(): void {
@@ -215,14 +232,7 @@ class Channel {
       writeAbovePrompt(() => this.send(line.place(data, true), 'utf8'))
     } else if (this.line) {
       // What is written replaces the live region, drawn again below it.
-      let bytes = this.liveRows > 0 ? eraseRows(this.liveRows) : ''
-      this.liveRows = 0
-      if (data !== '') bytes += this.line.place(data, false)
-      const live = this.liveBytes()
-      if (live) {
-        bytes += live.text
-        this.liveRows = live.rows
-      }
+      const bytes = this.redrawLive(data === '' ? '' : this.line.place(data, false))
       if (bytes !== '') this.send(bytes, 'utf8')
     } else {
       this.send(data, 'utf8')
