@@ -43,6 +43,8 @@ const KB = Number(process.env.BENCH_RENDER_LATENCY_KB ?? 48)
 const RATE = Number(process.env.BENCH_RENDER_LATENCY_RATE ?? 2000)
 const EVERY = Number(process.env.BENCH_RENDER_LATENCY_EVERY ?? 6)
 const FRAME_MS = 16
+/** How many of each run's slowest markers are printed (kind, offset, ms). */
+const WORST = Number(process.env.BENCH_RENDER_LATENCY_WORST ?? 12)
 const WALL_TARGET = 1.1
 const KINDS: LineKind[] = ['prose', 'code', 'table', 'list', 'heading']
 /** Another build's bin/run.js (a checkout of an earlier commit, built): run rendered as a third arm, its rows beside these, in the same run. */
@@ -207,6 +209,14 @@ export async function run(): Promise<BenchRow[]> {
     ] as const) {
       const fig = runs.map((r) => `p50 ${percentile(shown(r), 50).toFixed(1)} p99 ${percentile(shown(r), 99).toFixed(1)} max ${Math.max(...shown(r)).toFixed(1)} wall ${r.wallMs.toFixed(0)}`).join('; ')
       process.stderr.write(`render-latency ${name} (${answer.tokens.length} tokens, ${markers} markers): ${fig}\n`)
+    }
+    // Where the p99 comes from: the slowest markers of each rendered run, by where they sit.
+    const offsets = markerOffsets(answer)
+    for (const [name, runs] of [['rendered', rendered], ...(BEFORE ? ([['earlier build', before]] as const) : [])] as const) {
+      for (const r of runs) {
+        const worst = [...r.latency.keys()].filter((id) => Number.isFinite(r.latency[id])).sort((a, b) => r.latency[b] - r.latency[a]).slice(0, WORST)
+        process.stderr.write(`render-latency ${name}, slowest: ${worst.map((id) => `${answer.kinds[id]}@${(offsets[id] / 1024).toFixed(1)}kB ${r.latency[id].toFixed(0)}`).join(', ')}\n`)
+      }
     }
     process.stderr.write(`render-latency: load average at the end ${load()}\n`)
     const rows = rowsOf(answer, rendered, raw, loadAtStart)

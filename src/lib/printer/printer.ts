@@ -139,9 +139,13 @@ class Channel {
   /** The rows of the live region on the screen now (the cursor is on the row below them, at its start). */
   private liveShown: string[] = []
 
-  setLive(text: string): void {
-    if (text === this.live || this.closed || !this.line) return
-    this.live = text
+  /** Where the live region's text comes from, asked when the channel flushes (at most twice a macrotask, not at every token). */
+  private liveSource: (() => string) | undefined
+
+  /** The live region's text may have changed: `source` gives it when the channel next flushes (undefined: none). */
+  setLive(source: (() => string) | undefined): void {
+    if (this.closed || !this.line || (source === undefined && this.liveSource === undefined && this.live === '')) return
+    this.liveSource = source
     this.liveChanged = true
     this.schedule()
   }
@@ -151,6 +155,7 @@ class Channel {
   /** Erases the live region now (something else is about to be written); it is drawn again when set again. */
   dropLive(): void {
     this.live = ''
+    this.liveSource = undefined
     this.liveChanged = false
     if (this.liveShown.length === 0 || this.closed) return
     const rows = this.liveShown.length
@@ -220,6 +225,7 @@ class Channel {
     if ((this.pending.length === 0 && !this.liveChanged) || this.closed) return
     const data = this.pending
     this.pending = ''
+    if (this.liveChanged) this.live = this.liveSource?.() ?? ''
     this.liveChanged = false
     if (this.line && (openPrompt() ?? shownFooter())) {
       // Nothing live under a prompt (it is dropped when one opens).
@@ -422,8 +428,10 @@ export class Printer {
 
   /** The assistant's table being read, live below its text (Channel.setLive). */
   private showLive(): void {
-    this.out.setLive(this.assistantMd?.preview?.() ?? '')
+    this.out.setLive(this.assistantMd?.preview ? this.livePreview : undefined)
   }
+
+  private readonly livePreview = (): string => this.assistantMd?.preview?.() ?? ''
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
   private inOrder(write: () => void): boolean {
@@ -510,7 +518,7 @@ export class Printer {
     if (this.assistantMd) {
       const md = this.assistantMd
       this.assistantMd = undefined
-      this.out.setLive('')
+      this.out.setLive(undefined)
       this.out.write(md.end())
       this.whenWaiting(md, this.out)
       if (this.inOrder(() => this.endAssistant())) return
