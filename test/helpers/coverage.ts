@@ -5,10 +5,10 @@
 // run (NODE_V8_COVERAGE) says which of those functions ran.
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {BIN, makeSandbox, ROOT} from './cli.js'
+import {BIN, makeSandbox, ROOT, runJp, type RunResult, type Sandbox} from './cli.js'
 
 export const BUNDLE = join(ROOT, 'dist', 'jp.cjs')
 
@@ -95,6 +95,20 @@ export function coverageOf(args: string[], opts: {env?: NodeJS.ProcessEnv; expec
     return coverage
   } finally {
     sb.cleanup()
+  }
+}
+
+/**
+ * `jp ARGS` as runJp runs it (in `sandbox`, stdio piped), with its coverage:
+ * one run that is both a case's answer and what it loaded.
+ */
+export async function runCovered(args: string[], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv}): Promise<RunResult & {coverage: Coverage}> {
+  const dir = mkdtempSync(join(opts.sandbox.dir, 'coverage-'))
+  try {
+    const r = await runJp(args, {sandbox: opts.sandbox, env: {...opts.env, NODE_V8_COVERAGE: dir}})
+    return {...r, coverage: coverageIn(dir)}
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
   }
 }
 
