@@ -7,8 +7,8 @@
 // environment:
 //   - oclifAnswers: loads dist/jp.cjs once (bin/load.js, as bin/run.js
 //     does) and runs its `execute` for each list in turn, capturing what it
-//     writes, as scripts/recorded-help.js records the help (in the reverse
-//     order, so that a run that leaked into the next would not go unseen);
+//     writes and the exit status it sets or asks for, as
+//     scripts/recorded-help.js records the help;
 //   - firstAnswers: asks dist/first.js's answerFirst, as bin/run.js does,
 //     with stdout a pipe.
 // What depends on the process itself (bin/run.js's routing, exit codes,
@@ -96,10 +96,16 @@ async function inChild<T>(script: string, lists: readonly string[][], opts: {san
   return results
 }
 
-/** What the built CLI's oclif prints for each list (bin/run.js's first answer not asked), one child for all of them. */
-export async function oclifAnswers(lists: readonly string[][], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv}): Promise<Answer[]> {
-  const reversed = await inChild<Answer>(OCLIF_CHILD, [...lists].reverse(), opts)
-  return reversed.reverse()
+/**
+ * What the built CLI prints for each list (through its `execute`, bin/run.js's
+ * first answer not asked), one child for all of them, in order (runs that
+ * change the sandbox see what the ones before them left), or in the reverse
+ * order with `reverse` (for lists that change nothing, as the recording ran
+ * them forwards).
+ */
+export async function oclifAnswers(lists: readonly string[][], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv; reverse?: boolean}): Promise<Answer[]> {
+  if (!opts.reverse) return inChild<Answer>(OCLIF_CHILD, lists, opts)
+  return (await inChild<Answer>(OCLIF_CHILD, [...lists].reverse(), opts)).reverse()
 }
 
 /** What bin/run.js's first answer (dist/first.js) prints for each list with stdout a pipe, or undefined where it leaves the list to oclif; one child for all. */

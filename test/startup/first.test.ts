@@ -9,7 +9,9 @@
 // a real `jp` per list and setting, its coverage taken from that same run;
 // the properties of every recorded list under every colour setting are
 // checked by one child per setting that answers all the lists
-// (test/helpers/one-process.ts).
+// (test/helpers/one-process.ts; oclif's child takes them in the reverse
+// order of the build's recording, so a run that leaked into the next would
+// not go unseen).
 import {expect} from 'chai'
 import {mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -69,7 +71,7 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
     for (const env of SETTINGS) {
       const named = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'no colour setting'
       it(`${named}: each list answered first prints what oclif prints (one child per side)`, async () => {
-        const [first, oclif] = await Promise.all([firstAnswers(lists, {sandbox: sb, env}), oclifAnswers(lists, {sandbox: sb, env: {...env, ...OCLIF}})])
+        const [first, oclif] = await Promise.all([firstAnswers(lists, {sandbox: sb, env}), oclifAnswers(lists, {sandbox: sb, env: {...env, ...OCLIF}, reverse: true})])
         for (const [i, argv] of lists.entries()) {
           // (Node's own warning, once per process, that FORCE_COLOR overrides NO_COLOR is no part of the help.)
           const stderr = oclif[i].stderr.replace(/^\(node:\d+\) Warning: .*\n\(Use `node --trace-warnings .*\n/, '')
