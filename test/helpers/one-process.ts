@@ -76,7 +76,10 @@ async function inChild<T>(script: string, lists: readonly string[][], opts: {san
   const child = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(lists)], {
     cwd: opts.sandbox.cwd,
     env: {...opts.sandbox.env, ...opts.env},
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    // stdout and stderr are pipes that must stay empty: output written around
+    // the capture (straight to a file descriptor) would otherwise be lost,
+    // and a case expecting silence would pass.
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     detached: true,
   })
   const read = (stream: NodeJS.ReadableStream) =>
@@ -85,12 +88,14 @@ async function inChild<T>(script: string, lists: readonly string[][], opts: {san
       stream.setEncoding('utf8')
       stream.on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text))
     })
-  const [stderr, output, status] = await Promise.all([
+  const [stdout, stderr, output, status] = await Promise.all([
+    read(child.stdio[1]!),
     read(child.stdio[2]!),
     read(child.stdio[3] as NodeJS.ReadableStream),
     new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve)),
   ])
   if (status !== 0) throw new Error(`the child answering ${lists.length} argument lists exited ${status}: ${stderr}`)
+  if (stdout !== '' || stderr !== '') throw new Error(`the child answering ${lists.length} argument lists wrote around the capture: ${JSON.stringify(stdout + stderr)}`)
   const results = JSON.parse(output) as T[]
   if (results.length !== lists.length) throw new Error(`the child answered ${results.length} of ${lists.length} argument lists`)
   return results
