@@ -252,17 +252,21 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('q at the turn menu between phases: [c,r,q,s,?]; the turn goes on, then the queued reply', async () => {
       const fsyncLog = join(tmpdir(), `jp-fsync-${process.pid}-${Date.now()}.log`)
-      cleanups.push(() => rmSync(fsyncLog, {force: true}))
+      const saved = `${fsyncLog}.go`
+      cleanups.push(() => rmSync(fsyncLog, {force: true}), () => rmSync(saved, {force: true}))
       server = await startSlowServer([{text: ['the first answer.'], intervalMs: 5}, SHORT])
       run = new JpRun({
         baseUrl: server.baseUrl,
         toml: FAST_COUNTDOWN,
-        env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_MS: '1500', JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
+        // Saving waits until the test has queued its reply (the file `saved`), however long that takes.
+        env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_UNTIL: saved, JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
       })
       const r = await run.start('first question')
       // The turn is saving its query (a gap: no stream, no tool).
       await r.poll(() => existsSync(fsyncLog) && readFileSync(fsyncLog, 'utf8').includes('events.log'), 'the turn saving')
       await queueThrough(r, 'Interrupted [c,r,q,s,?]', 'between the phases')
+      await draftHolds(r, 'between the phases')
+      writeFileSync(saved, '')
       const res = await r.finish(40_000)
       expect(res.code, r.term.screenText()).to.equal(0)
       expect(server.requests).to.have.length(2)
