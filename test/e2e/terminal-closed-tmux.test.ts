@@ -66,7 +66,7 @@ fs.writeFileSync(${JSON.stringify(ended)}, r.signal ?? String(r.status))\n`,
   for (const afterMs of [150, 200, 250, 300, 350, 400, 550, 1500]) {
     it(`kill-server ${afterMs} ms after the start: exit 129, stderr clean`, async () => {
       const {status, stderr} = await closeAfter(afterMs)
-      expect(stderr).not.to.match(/Assertion|ResetStdio|node::|Native stack|EIO|Error/)
+      expect(stderr, stderr).not.to.match(/Assertion|ResetStdio|node::|Native stack|EIO|Error/)
       expect(status, stderr).to.equal(String(HANGUP))
       expect(stderr.split('\n').filter((l) => l.trim() !== '' && !STARTUP.test(l)).length, stderr).to.be.at.most(1)
     })
