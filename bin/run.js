@@ -3,8 +3,47 @@ import {fstatSync, writeSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
 const args = globalFlagsAfterCommand(process.argv.slice(2))
-// `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
-if (!(mayAnswerFirst(args) && (await (await import('../dist/first.js')).answerFirst({argv: args, root: fileURLToPath(new URL('..', import.meta.url)), env: process.env, stdout: firstStdout()})))) await runCli()
+if (!(await answeredLean(args))) await runCli()
+
+/**
+ * The lean entries, asked before the CLI loads, each a small module of its
+ * own chosen by argv alone; true when one answered (the CLI is not needed).
+ */
+async function answeredLean(argv) {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  // `jp query` on a terminal: its Query: prompt drawn while the CLI loads behind it (src/lib/cli/early-prompt.ts); the CLI still runs.
+  if (opensQueryPrompt(argv)) {
+    await (await import('../dist/prompt.js')).drawEarlyPrompt({root, env: process.env})
+    return false
+  }
+  // `jp conversation use` with no ID, `jp query --resume`: the resume picker drawn without the CLI (src/lib/cli/pick-first.ts);
+  // false when the CLI must run the command (for the query: after the choice).
+  if (opensResumePicker(argv)) {
+    const {loadBundle} = await import('./load.js')
+    return loadBundle(fileURLToPath(new URL('../dist/pick.cjs', import.meta.url))).exports.pickFirst({argv, root, env: process.env, cwd: process.cwd()})
+  }
+  // `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
+  return mayAnswerFirst(argv) && (await (await import('../dist/first.js')).answerFirst({argv, root, env: process.env, stdout: firstStdout()}))
+}
+
+/**
+ * Whether argv opens the inline Query: prompt with nothing to decide first:
+ * `jp query` or `jp q`, for a new conversation or not (`-n`); any other
+ * word or flag goes straight to the CLI (the early prompt is not even loaded).
+ */
+function opensQueryPrompt(argv) {
+  return (argv[0] === 'query' || argv[0] === 'q') && argv.length <= 2 && argv.slice(1).every((a) => a === '-n' || a === '--new')
+}
+
+/**
+ * Whether argv may open the resume picker: `jp conversation use` (`c use`)
+ * with no ID, or `jp query --resume` (`q`); the chunk checks the rest (words
+ * only after --resume, the plugins, the terminal).
+ */
+function opensResumePicker(argv) {
+  const use = argv.length === 2 && (argv[0] === 'conversation' || argv[0] === 'c') && argv[1] === 'use'
+  return use || ((argv[0] === 'query' || argv[0] === 'q') && argv[1] === '--resume')
+}
 
 /**
  * Whether the first answer can be this one's: a version flag comes first, a

@@ -4,9 +4,11 @@
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
 //   dist/first.js        what bin/run.js answers before loading the CLI
+//   dist/prompt.js       the Query: prompt bin/run.js draws while the CLI loads
+//   dist/pick.cjs        the resume picker's lean start-up (bin/run.js, before the CLI)
 //   dist/render-worker.cjs  the thread a long answer is rendered on
-// then the oclif manifest (scripts/manifest.js), the V8 code cache of the
-// CLI bundle (scripts/code-cache.js) and the recorded help of the root, the
+// then the oclif manifest (scripts/manifest.js), the V8 code caches of the
+// CLI bundle and the picker's (scripts/code-cache.js) and the recorded help of the root, the
 // commands and the topics (scripts/recorded-help.js).
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -197,6 +199,59 @@ await build({
   banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
 })
+
+// The inline Query: prompt bin/run.js draws for `jp query` before it loads
+// the CLI (src/lib/cli/early-prompt.ts): a module of its own, a few kB.
+await build({
+  ...common,
+  entryPoints: ['src/lib/cli/early-prompt.ts'],
+  outfile: 'dist/prompt.js',
+  format: 'esm',
+})
+
+// The resume picker's lean start-up (src/lib/cli/pick-first.ts): `jp
+// conversation use` with no ID on a terminal, drawn without the CLI bundle.
+// CommonJS with a build id and a code cache, as the CLI's (bin/load.js):
+// compiling its ~270 kB from source was the largest part of its start.
+const pick = await build({
+  ...common,
+  entryPoints: ['src/lib/cli/pick-first.ts'],
+  outfile: 'dist/pick.cjs',
+  format: 'cjs',
+  write: false,
+  mainFields: ['module', 'main'],
+  define: {'import.meta.url': 'importMetaUrl'},
+  banner: {
+    js: [
+      "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __jpImport = globalThis[Symbol.for('jp.import')] ?? ((specifier) => import(specifier));",
+    ].join('\n'),
+  },
+  plugins: [stringWidthSetUpOnFirstUse(), inquirerPromptsAsUsed(['search', 'input'])],
+})
+writeFileSync(join(root, 'dist/pick.cjs'), withBuildId(asciiOnly(routeDynamicImports(pick.outputFiles[0].text))))
+
+/**
+ * `@inquirer/prompts` as the picker's chunk uses it: only the prompts named
+ * (search-list.ts, question.ts), the very modules @inquirer/prompts
+ * re-exports (resolved from its own directory). The whole package brings
+ * the editor prompt's iconv-lite and chardet (0.7 MB to parse at every start
+ * of the picker).
+ */
+function inquirerPromptsAsUsed(names) {
+  const promptsRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@inquirer/prompts'))
+  return {
+    name: 'inquirer-prompts-as-used',
+    setup(b) {
+      b.onResolve({filter: /^@inquirer\/prompts$/}, () => ({path: '@inquirer/prompts', namespace: 'inquirer-prompts-as-used'}))
+      b.onLoad({filter: /.*/, namespace: 'inquirer-prompts-as-used'}, () => ({
+        contents: names.map((n) => `export {default as ${n}} from ${JSON.stringify(promptsRequire.resolve(`@inquirer/${n}`))}`).join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }))
+    },
+  }
+}
 
 // The render worker's thread (src/lib/markdown/render-thread.ts, started by
 // src/lib/printer/hand-off.ts): the renderer alone, markdown-it and

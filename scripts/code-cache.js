@@ -7,6 +7,7 @@
 // highlight.js stays out, it loads at a fence only), behind the bundle's
 // build id (bin/load.js uses it only for the bundle ending with that id). The run
 // happens in a child with a throw-away HOME; its output is shown only if it fails.
+// Then dist/pick.cjs.cache, the resume picker's, the same way.
 import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -41,16 +42,32 @@ server.close()
 writeFileSync(file + '.cache', Buffer.concat([buildId(readFileSync(file)), script.createCachedData()]))
 `
 
-const home = mkdtempSync(join(tmpdir(), 'jp-code-cache-'))
-try {
-  const env = {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
+// The resume picker's chunk (src/lib/cli/pick-first.ts): its steps run on a throw-away workspace.
+const pickFile = join(root, 'dist/pick.cjs')
+const PICK_CHILD = `
+import {readFileSync, writeFileSync} from 'node:fs'
+import {buildId, loadBundle} from ${JSON.stringify(pathToFileURL(join(root, 'bin/load.js')).href)}
+const file = ${JSON.stringify(pickFile)}
+const {exports, script} = loadBundle(file, {useCache: false})
+await exports.warmCodeCache(process.cwd())
+writeFileSync(file + '.cache', Buffer.concat([buildId(readFileSync(file)), script.createCachedData()]))
+`
+
+for (const [child, what] of [[CHILD, 'dist/jp.cjs.cache'], [PICK_CHILD, 'dist/pick.cjs.cache']]) makeCache(child, what)
+
+/** Runs `child` in a throw-away HOME (and cwd), its output shown only if it fails. */
+function makeCache(child, what) {
+  const home = mkdtempSync(join(tmpdir(), 'jp-code-cache-'))
   try {
-    execFileSync(process.execPath, ['--input-type=module', '-e', CHILD], {cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8'})
-  } catch (error) {
-    process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`)
-    throw new Error('making the code cache failed')
+    const env = {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), JP_DATA_DIR: join(home, 'o')}
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', child], {cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8'})
+    } catch (error) {
+      process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`)
+      throw new Error(`making ${what} failed`)
+    }
+  } finally {
+    rmSync(home, {recursive: true, force: true})
   }
-} finally {
-  rmSync(home, {recursive: true, force: true})
+  console.log(`${what}: written`)
 }
-console.log('dist/jp.cjs.cache: written')

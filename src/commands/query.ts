@@ -78,9 +78,9 @@ With no QUERY on a terminal, the query is composed in an inline prompt (Ctrl+X: 
     if ('id' in picked) return picked.id
     if (picked.none === 'no-terminal') {
       const {failUsage, UsageError} = await import('../lib/cli/usage-error.js')
-      failUsage(new UsageError('--resume needs a terminal to pick from a list (use --id ID)', 'query'))
+      return failUsage(new UsageError('--resume needs a terminal to pick from a list (use --id ID)', 'query'))
     }
-    if (picked.none === 'escape') this.say('No conversation chosen; nothing was sent.')
-    this.exit(picked.none === 'escape' ? 0 : 130)
+    const {resumeEnd} = await import('../lib/cli/use-conversation.js')
+    return resumeEnd(picked.none, {say: (line) => this.say(line), exit: (code) => this.exit(code)})
   }
 }

@@ -36,4 +36,15 @@ describe('resume picker rows', () => {
     expect(rows.source('topic 3 ').map((r) => r.value)).to.include('jp-c1003')
     expect(rows.source('c1003').map((r) => r.value)[0]).to.equal('jp-c1003')
   })
+
+  it('orders by recency alone: a pinned conversation (first in `jp c ls`) takes its place by age', async () => {
+    const env = {JP_USER_DATA_DIR: join(dir, 'data')}
+    writeConversation(dir, 'jp-c0999', {title: 'pinned and old', created_at: '2023-01-01T00:00:00.000Z', pinned_at: '2024-06-01T00:00:00.000Z'})
+    const store = new ConversationStore(await findWorkspace({cwd: dir, env}), {env})
+    expect((await store.listIndexed())[0].id).to.equal('jp-c0999')
+    const values = (await resumeRows(store, 200)).source('').map((r) => r.value)
+    expect(values[0]).to.equal(`jp-c${1000 + MAX_ROWS + 49}`)
+    expect(values).to.not.include('jp-c0999')
+    expect((await resumeRows(store, 200)).source('pinned').map((r) => r.value)).to.deep.equal(['jp-c0999'])
+  })
 })

@@ -5,7 +5,7 @@
 // and its change log is never appended through a link.
 import {expect} from 'chai'
 import {afterEach, beforeEach, describe, it} from 'mocha'
-import {existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ConversationStore} from '../../src/lib/conversation/store.js'
@@ -80,5 +80,66 @@ describe('conversation summary index (the picker listing)', () => {
     const conv = await s.load('jp-c1')
     await s.saveMetadata('jp-c1', {...conv.metadata, title: 'renamed'})
     expect(readFileSync(target, 'utf8')).to.equal('precious\n')
+  })
+})
+
+describe('conversation summary index: conversations/ not listed again while unchanged', () => {
+  let dir: string
+  let convs: string
+  const env = () => ({JP_USER_DATA_DIR: join(dir, 'data')})
+  const store = async () => {
+    const {findWorkspace} = await import('../../src/lib/conversation/workspace.js')
+    return new ConversationStore(await findWorkspace({cwd: dir, env: {...process.env, ...env()}}), {env: env()})
+  }
+  /** Sets conversations/'s mtime (and atime) to `seconds` ago. */
+  const age = (seconds: number) => {
+    const t = new Date(Date.now() - seconds * 1000)
+    utimesSync(convs, t, t)
+    return t
+  }
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jp-index-dir-'))
+    await initWorkspace(dir)
+    convs = join(dir, '.jp', 'conversations')
+    writeConversation(dir, 'jp-c1', {title: 'one', created_at: '2024-01-01T00:00:00Z'})
+    writeConversation(dir, 'jp-c2', {title: 'two', created_at: '2024-01-02T00:00:00Z'})
+  })
+  afterEach(() => rmSync(dir, {recursive: true, force: true}))
+
+  it('a settled directory the index saw is not listed again (an entry slipped in behind the same mtime is not seen)', async () => {
+    const then = age(60)
+    await (await store()).listIndexed()
+    writeConversation(dir, 'jp-c3', {title: 'three', created_at: '2024-01-03T00:00:00Z'})
+    utimesSync(convs, then, then)
+    expect(titles(await (await store()).listIndexed())).to.deep.equal(['two', 'one'])
+    // grep's verified listing always lists the directory.
+    expect(titles(await (await store()).listIndexed({verify: true}))).to.deep.equal(['three', 'two', 'one'])
+  })
+
+  it('a directory changed within the last seconds is listed every time (a change in the same clock tick would keep its mtime)', async () => {
+    const recent = age(0.5)
+    await (await store()).listIndexed()
+    writeConversation(dir, 'jp-c3', {title: 'three', created_at: '2024-01-03T00:00:00Z'})
+    utimesSync(convs, recent, recent)
+    expect(titles(await (await store()).listIndexed())).to.deep.equal(['three', 'two', 'one'])
+  })
+
+  it('after the index saw a settled directory: conversations made, removed and retitled are seen', async () => {
+    age(60)
+    await (await store()).listIndexed()
+    writeConversation(dir, 'jp-c3', {title: 'three', created_at: '2024-01-03T00:00:00Z'})
+    rmSync(join(convs, 'jp-c1'), {recursive: true})
+    const other = await store()
+    const conv = await other.load('jp-c2')
+    await other.saveMetadata('jp-c2', {...conv.metadata, title: 'renamed'})
+    expect(titles(await (await store()).listIndexed())).to.deep.equal(['three', 'renamed'])
+    // Settled again, then the retitle alone (the change log).
+    age(60)
+    await (await store()).listIndexed()
+    const again = await store()
+    await again.saveMetadata('jp-c3', {...(await again.load('jp-c3')).metadata, title: 'three again'})
+    expect(titles(await (await store()).listIndexed())).to.deep.equal(['three again', 'renamed'])
+    const s = await store()
+    expect(await s.listIndexed()).to.deep.equal(await s.list())
   })
 })

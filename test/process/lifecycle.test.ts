@@ -102,6 +102,8 @@ describe('process-wide slots', function () {
       'pluginHooksRan',
       'mentionIndexes',
       'bundleImport',
+      'earlyPrompt',
+      'resumePicked',
     ])
     const keys = SLOT_NAMES.map((n) => Symbol.keyFor(SLOT_KEYS[n]))
     expect(new Set(keys).size).to.equal(keys.length)

@@ -7,9 +7,9 @@
 // those functions ran.
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BIN, makeSandbox} from '../helpers/cli.js'
+import {BIN, makeSandbox, ROOT} from '../helpers/cli.js'
 import {bundleSites, coverageIn, coverageOf, wrappedModules} from '../helpers/coverage.js'
 import {MCP_FIXTURE} from '../helpers/mcp.js'
 import {spawnPty, type PtySession} from '../helpers/pty.js'
@@ -107,6 +107,16 @@ describe('start-up: heavy modules load lazily', function () {
       })
       expect([...c.ran].some((m) => m.startsWith('src/lib/inquire/')), 'the probe works: the prompt ran').to.equal(true)
       expect([...c.ran].filter((m) => /^src\/lib\/markdown\/|\/markdown-it\//.test(m))).to.deep.equal([])
+    })
+
+    it('jp query on a terminal: the early prompt (dist/prompt.js) drew the prompt first, and it loads nothing from node_modules', async () => {
+      const c = await promptCoverage(async (term) => {
+        await term.waitForText('Query:')
+        term.type('zqj')
+        await term.waitForText('Query: zqj')
+      })
+      expect(c.urls.filter((u) => u.endsWith('/dist/prompt.js'))).to.have.length(1)
+      expect(readFileSync(join(ROOT, 'dist', 'prompt.js'), 'utf8')).to.not.match(/from "(?!node:)/)
     })
 
     it('the probe works: typing a combining accent builds one', async () => {

@@ -9,40 +9,16 @@ export default class ConversationUse extends JpCommand {
 
   async run(): Promise<void> {
     const {args} = await this.parse(ConversationUse)
-    const store = await this.store()
-    const id = args.id ?? (await this.pick())
-    if (id === undefined) return
-    try {
-      // setActive stamps the conversation's metadata: only with its lock held.
-      const {WRITER_LOCK_WAIT_MS} = await import('../../lib/conversation/lock.js')
-      const release = await store.lock(id, {waitMs: WRITER_LOCK_WAIT_MS})
-      try {
-        await store.setActive(id)
-      } finally {
-        await release()
-      }
-    } catch (e) {
-      this.fail(e)
-    }
-    this.say(`Active conversation: ${id}`)
-  }
-
-  /** The resume picker; undefined when Esc cancelled it. Without a terminal the ID is required. */
-  private async pick(): Promise<string | undefined> {
-    const {pickOutcome} = await import('../../lib/query/pick.js')
-    let picked
-    try {
-      picked = await pickOutcome(await this.store())
-    } catch (e) {
-      this.fail(e)
-    }
-    if ('id' in picked) return picked.id
-    if (picked.none === 'no-terminal') {
-      const {failUsage, UsageError} = await import('../../lib/cli/usage-error.js')
-      failUsage(new UsageError('missing argument ID (without a terminal there is no list to pick from)', 'conversation use'))
-    }
-    if (picked.none === 'interrupted') this.exit(130)
-    this.say('No conversation chosen; the active one is unchanged.')
-    return undefined
+    const {useConversation, NO_TERMINAL_MESSAGE} = await import('../../lib/cli/use-conversation.js')
+    // The same call as the picker's lean start-up (lib/cli/pick-first.ts).
+    await useConversation(await this.store(), args.id, {
+      say: (line) => this.say(line),
+      fail: (e) => this.fail(e),
+      exit: (code) => this.exit(code),
+      async noTerminal(): Promise<never> {
+        const {failUsage, UsageError} = await import('../../lib/cli/usage-error.js')
+        return failUsage(new UsageError(NO_TERMINAL_MESSAGE, 'conversation use'))
+      },
+    })
   }
 }

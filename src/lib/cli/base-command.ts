@@ -25,6 +25,7 @@ import type {Config} from '../config/types.js'
 import type {PartialConfig} from '../config/schema.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {Workspace} from '../conversation/workspace.js'
+import type {CommandPlace} from './workspace-store.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
 import {failUsage, usageErrorFromParse} from './usage-error.js'
 import type {OutputFormat} from '../printer/printer.js'
@@ -119,9 +120,9 @@ export abstract class JpCommand extends Command {
 
   protected async workspace(): Promise<Workspace> {
     if (!this.cachedWorkspace) {
-      const {findWorkspace} = await import('../conversation/workspace.js')
+      const {commandWorkspace} = await import('./workspace-store.js')
       try {
-        this.cachedWorkspace = await findWorkspace({cwd: process.cwd(), explicit: this.globals.workspace, env: process.env})
+        this.cachedWorkspace = await commandWorkspace(this.place())
       } catch (e) {
         this.fail(e)
       }
@@ -132,18 +133,15 @@ export abstract class JpCommand extends Command {
   protected async store(): Promise<ConversationStore> {
     if (!this.cachedStore) {
       const ws = await this.workspace()
-      const {ConversationStore} = await import('../conversation/store.js')
-      this.cachedStore = new ConversationStore(ws, {
-        env: process.env,
-        onWorkspaceCreated: (w) => {
-          if (w.isDefault) {
-            this.say(`jp: no .jp/ workspace here; conversations are kept in the default workspace ${w.root} (run 'jp init' to make one here)`)
-          }
-        },
-        onScopeStarted: (dir) => this.say(`jp: a conversation of its own for ${dir} (outside a workspace each directory keeps its own; 'jp conversation ls --all' lists every one)`),
-      })
+      const {openStore} = await import('./workspace-store.js')
+      this.cachedStore = await openStore(ws, process.env, (line) => this.say(line))
     }
     return this.cachedStore
+  }
+
+  /** Where the command runs, as its global flags say (lib/cli/workspace-store.ts). */
+  private place(): CommandPlace {
+    return {cwd: process.cwd(), env: process.env, explicit: this.globals.workspace, cfgArgs: this.cfgArgs()}
   }
 
   /** The active conversation's id when it still exists (the conversation `jp query` would continue), else undefined. */
@@ -186,9 +184,9 @@ export abstract class JpCommand extends Command {
   /** Loads the configuration (no conversation's layer) only to stop on a bad file; its notices are left to the commands that use it. */
   private async checkConfig(): Promise<void> {
     const workspace = await this.workspace()
-    const {loadWorkspaceConfig} = await import('../conversation/config.js')
+    const {checkConfig} = await import('./workspace-store.js')
     try {
-      await loadWorkspaceConfig({workspace, cfgArgs: this.cfgArgs(), cwd: process.cwd(), env: process.env, notice: () => {}})
+      await checkConfig(workspace, this.place())
     } catch (e) {
       this.fail(e)
     }

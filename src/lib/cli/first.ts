@@ -16,11 +16,11 @@
 //     line wraps), with colour or without as oclif's colour module decides
 //     here.
 // The version line is version.ts's, as oclif prints it. Directories are
-// found by oclif's rules (Config#dir, scopedEnvVar). This module is built
+// found by oclif's rules (oclif-dirs.ts). This module is built
 // on its own (dist/first.js) and bin/run.js asks it before anything else.
 import {existsSync, readFileSync} from 'node:fs'
-import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {oclifDirs, userPluginsMayRun} from './oclif-dirs.js'
 import {versionLine} from './version.js'
 
 /** One help text scripts/recorded-help.js records in dist/recorded-help.json. */
@@ -45,7 +45,7 @@ export interface RecordedHelps {
 /** Stands for the version line in the recorded help. */
 export const VERSION_MARK = '\u0000version\u0000'
 
-interface Pjson {
+export interface Pjson {
   version: string
   oclif: {bin: string; dirname?: string; binAliases?: string[]; additionalHelpFlags?: string[]; additionalVersionFlags?: string[]}
 }
@@ -111,24 +111,9 @@ async function inColour(ctx: FirstContext): Promise<boolean> {
 }
 
 /** No user or linked plugin and no help theme: what oclif would print is jp's alone. */
-function untouched(pjson: Pjson, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
-  const dirname = pjson.oclif.dirname ?? pjson.oclif.bin
-  // oclif's scopedEnvVar: JP_DATA_DIR (and each bin alias's).
-  const scoped = (key: string) => {
-    for (const alias of [pjson.oclif.bin, ...(pjson.oclif.binAliases ?? [])]) {
-      const value = env[`${alias.replaceAll('@', '').replaceAll(/[/-]/g, '_')}_${key}`.toUpperCase()]
-      if (value) return value
-    }
-    return undefined
-  }
-  const windows = platform === 'win32'
-  const home = env.HOME || (windows && (env.HOMEDRIVE && env.HOMEPATH ? join(env.HOMEDRIVE, env.HOMEPATH) : env.USERPROFILE)) || homedir() || tmpdir()
-  // oclif's Config#dir.
-  const dir = (category: 'data' | 'config') =>
-    join(env[`XDG_${category.toUpperCase()}_HOME`] || (windows && env.LOCALAPPDATA) || join(home, category === 'data' ? '.local/share' : '.config'), dirname)
-  const dataDir = scoped('DATA_DIR') || dir('data')
-  const configDir = scoped('CONFIG_DIR') || dir('config')
-  return !existsSync(join(dataDir, 'package.json')) && !existsSync(join(configDir, 'theme.json'))
+export function untouched(pjson: Pjson, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+  const {dataDir, configDir} = oclifDirs(pjson.oclif, env, platform)
+  return !userPluginsMayRun(dataDir) && !existsSync(join(configDir, 'theme.json'))
 }
 
 /** The width oclif's help wraps at (@oclif/core screen.js: OCLIF_COLUMNS, else the terminal's, 80 without one). */

@@ -9,6 +9,7 @@ import {userQueries} from './events.js'
 import {loadEventsSync} from './journal.js'
 import type {ConversationStore, ConversationSummary} from './store.js'
 import {turnCount} from './turns.js'
+import {localeOrder} from '../text/collate.js'
 
 /** A subsequence match of `term` in `text` (case-insensitive): a score, lower is better; undefined when no match. */
 export function fuzzyScore(term: string, text: string): number | undefined {
@@ -57,7 +58,8 @@ export const MAX_ROWS = 100
 export async function resumeRows(store: ConversationStore, width: number): Promise<ResumeRows> {
   const list = (await store.listIndexed()).filter((c) => !c.error)
   const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
-  list.sort((a, b) => recency(b).localeCompare(recency(a)))
+  // The listing puts pinned conversations first, then by recency: without one pinned, it is already this order.
+  if (list.some((c) => c.pinned_at)) list.sort((a, b) => localeOrder(recency(b), recency(a)))
   const details = new Map<string, string>()
   const detail = (c: ConversationSummary): string => {
     let d = details.get(c.id)
@@ -82,13 +84,20 @@ export async function resumeRows(store: ConversationStore, width: number): Promi
   }
   return {
     source(term) {
-      const scored: Array<[number, number, ConversationSummary]> = []
-      for (const [i, c] of list.entries()) {
-        const score = fuzzyScore(term, `${c.title ?? ''} ${c.id}`)
-        if (score !== undefined) scored.push([score, i, c])
-      }
-      scored.sort((a, b) => a[0] - b[0] || a[1] - b[1])
-      return scored.slice(0, MAX_ROWS).map(([, , c], i) => ({value: c.id, name: row(c, i < DETAILED)}))
+      // Nothing typed: every row scores 0, so the order is the list's (the opening list, without scoring 5,000 rows).
+      const best = term === '' ? list.slice(0, MAX_ROWS) : bestMatches(list, term)
+      return best.map((c, i) => ({value: c.id, name: row(c, i < DETAILED)}))
     },
   }
+}
+
+/** The MAX_ROWS best fuzzy matches of `term` in `list`, best first, ties in list order. */
+function bestMatches(list: readonly ConversationSummary[], term: string): ConversationSummary[] {
+  const scored: Array<[number, number, ConversationSummary]> = []
+  for (const [i, c] of list.entries()) {
+    const score = fuzzyScore(term, `${c.title ?? ''} ${c.id}`)
+    if (score !== undefined) scored.push([score, i, c])
+  }
+  scored.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  return scored.slice(0, MAX_ROWS).map(([, , c]) => c)
 }

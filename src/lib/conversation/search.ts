@@ -11,6 +11,7 @@ import {readBytesSync} from './files.js'
 import {loadEventsSync} from './journal.js'
 import type {ConversationStore, ConversationSummary} from './store.js'
 import {turnNumbers} from './turns.js'
+import {localeOrder} from '../text/collate.js'
 
 export type GrepRole = 'user' | 'assistant' | 'tool'
 
@@ -139,7 +140,7 @@ export function grepEvents(events: readonly ConversationEvent[], match: LineMatc
 /** Most recently active first; pins do not matter to a search. */
 function byRecency(list: ConversationSummary[]): ConversationSummary[] {
   const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
-  return [...list].sort((a, b) => recency(b).localeCompare(recency(a)) || b.id.localeCompare(a.id, undefined, {numeric: true}))
+  return [...list].sort((a, b) => localeOrder(recency(b), recency(a)) || b.id.localeCompare(a.id, undefined, {numeric: true}))
 }
 
 /** How many conversations are read at once. */

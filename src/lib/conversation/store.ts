@@ -19,6 +19,7 @@ import {acquireLock} from './lock.js'
 import {userDataDir} from './paths.js'
 import {ensureWorkspace, type Workspace} from './workspace.js'
 import type {StoredSummary} from './summary-index.js'
+import {localeOrder} from '../text/collate.js'
 
 export interface ConversationMetadata {
   title?: string | null
@@ -79,6 +80,17 @@ export interface StoreOptions {
   onWorkspaceCreated?: (ws: Workspace) => void
   /** Called when a directory outside any workspace gets its first active conversation (see `Workspace.scope`). */
   onScopeStarted?: (dir: string) => void
+}
+
+const recency = (s: StoredSummary) => s.last_activated_at ?? s.created_at ?? ''
+
+/** A listing's order: pinned first, then the most recently active, then the newest id. */
+function listingOrder(a: StoredSummary, b: StoredSummary): number {
+  return (
+    Number(Boolean(b.pinned_at)) - Number(Boolean(a.pinned_at)) ||
+    localeOrder(recency(b), recency(a)) ||
+    b.id.localeCompare(a.id, undefined, {numeric: true})
+  )
 }
 
 export class ConversationStore {
@@ -152,6 +164,21 @@ export class ConversationStore {
 
   private async listing(from: 'files' | 'indexed' | 'verified'): Promise<ConversationSummary[]> {
     if (!(await realDirs([this.workspace.jpDir, this.workspace.conversationsDir]))) return []
+    let stored: StoredSummary[] | undefined
+    if (from === 'indexed') stored = (await import('./summary-index.js')).unchangedSummaries(this.workspace.jpDir, this.workspace.conversationsDir)
+    stored ??= await this.listed(from)
+    const active = await this.activeId().catch(() => undefined)
+    // In place: each summary is this listing's own object (parsed or read just now).
+    for (const s of stored) (s as ConversationSummary).active = s.id === active
+    // One pass when already in order, as the index keeps them.
+    return (stored as ConversationSummary[]).sort(listingOrder)
+  }
+
+  /** The directory listed, every conversation summarized (from the index where it holds, but for 'files'); [] without the directory. */
+  private async listed(from: 'files' | 'indexed' | 'verified'): Promise<StoredSummary[]> {
+    const index = from === 'files' ? undefined : await import('./summary-index.js')
+    // Before the listing: a change while it runs only makes the next one list again.
+    const dir = index?.dirStamp(this.workspace.conversationsDir)
     let names: string[]
     const links = new Set<string>()
     try {
@@ -162,24 +189,12 @@ export class ConversationStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
       throw e
     }
-    const active = await this.activeId().catch(() => undefined)
-    let stored: StoredSummary[]
-    if (from !== 'files') {
-      const {indexedSummaries, writeIndex} = await import('./summary-index.js')
-      const listing = indexedSummaries(this.workspace.jpDir, this.workspace.conversationsDir, names, (id) => this.summarize(id, links), from === 'verified')
-      if (listing.changed) await writeIndex(this.workspace.jpDir, listing)
-      stored = listing.summaries
-    } else {
-      stored = names.map((id) => this.summarize(id, links))
-    }
-    const out = stored.map((s): ConversationSummary => ({...s, active: s.id === active}))
-    const recency = (s: ConversationSummary) => s.last_activated_at ?? s.created_at ?? ''
-    return out.sort(
-      (a, b) =>
-        Number(Boolean(b.pinned_at)) - Number(Boolean(a.pinned_at)) ||
-        recency(b).localeCompare(recency(a)) ||
-        b.id.localeCompare(a.id, undefined, {numeric: true}),
-    )
+    if (!index) return names.map((id) => this.summarize(id, links))
+    const listing = index.indexedSummaries(this.workspace.jpDir, this.workspace.conversationsDir, names, (id) => this.summarize(id, links), {verify: from === 'verified', dir})
+    // Stored in the listing's order (see summary-index.ts).
+    listing.summaries.sort(listingOrder)
+    if (listing.changed) await index.writeIndex(this.workspace.jpDir, listing)
+    return listing.summaries
   }
 
   /** One conversation's summary from its metadata.json, read synchronously: thousands of small files cost more in thread-pool round trips than in reading. */

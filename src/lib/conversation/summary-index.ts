@@ -12,6 +12,13 @@
 // picker: a metadata.json changed by hand outside jp (`jp conversation edit`
 // marks what it edited); `jp conversation grep` verifies each entry against
 // the file's lstat, which sees that too.
+// The picker skips even the listing of the directories when conversations/
+// is as the index last saw it (`unchangedSummaries`): its inode and mtime
+// (adding, removing or renaming an entry changes the mtime), recorded only
+// once that mtime had settled (SETTLED_MS before the listing: a change in
+// the same clock tick as the previous one could keep it), and nothing
+// logged since. The summaries are stored in the listing's order, so
+// sorting them again costs one pass.
 import {constants, lstatSync} from 'node:fs'
 import {open, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
@@ -33,6 +40,8 @@ interface IndexFile {
   summaries: StoredSummary[]
   /** Per id: metadata.json's inode, size and mtime when it was read (for a listing that verifies). */
   stamps: Record<string, string>
+  /** conversations/'s inode and mtime before it was listed, when settled (`dirStamp`). */
+  dir?: string
 }
 
 export interface IndexedListing {
@@ -41,6 +50,34 @@ export interface IndexedListing {
   /** Whether anything was read from the conversations' own files (the index is then written back). */
   changed: boolean
   logOffset: number
+  /** `dirStamp` taken before the directory was listed. */
+  dir?: string
+}
+
+/** How long conversations/'s mtime must have stood before the index trusts it (coarse clocks and file systems). */
+const SETTLED_MS = 3000
+
+/**
+ * conversations/'s inode and mtime, when its mtime is SETTLED_MS old or
+ * more: any later change gives it a later mtime. Taken before the directory
+ * is listed (a change in between only makes the next listing list again).
+ */
+export function dirStamp(conversationsDir: string, now = Date.now()): string | undefined {
+  const st = lstatSync(conversationsDir, {throwIfNoEntry: false})
+  return st && now - st.mtimeMs >= SETTLED_MS ? `${st.ino}:${st.mtimeMs}` : undefined
+}
+
+/**
+ * The summaries from the index alone, in the listing's order, when the
+ * directory is as the index saw it (`dirStamp` equal), the change log has
+ * nothing new and no entry is one to read again (an error: unreadable, a
+ * link); else undefined, and the directory is listed.
+ */
+export function unchangedSummaries(jpDir: string, conversationsDir: string): StoredSummary[] | undefined {
+  const index = readIndex(jpDir)
+  if (index?.dir === undefined || index.dir !== dirStamp(conversationsDir)) return undefined
+  if (readOrEmpty(join(jpDir, LOG)).length !== index.logOffset) return undefined
+  return index.summaries.some((s) => s.error !== undefined) ? undefined : index.summaries
 }
 
 /**
@@ -75,7 +112,14 @@ function stampOf(conversationsDir: string, id: string): string {
  * open, read and parse), so a change made by hand is seen too: what `jp
  * conversation grep` uses; the picker trusts the log.
  */
-export function indexedSummaries(jpDir: string, conversationsDir: string, names: readonly string[], summarize: (id: string) => StoredSummary, verify = false): IndexedListing {
+export function indexedSummaries(
+  jpDir: string,
+  conversationsDir: string,
+  names: readonly string[],
+  summarize: (id: string) => StoredSummary,
+  opts: {verify?: boolean; dir?: string} = {},
+): IndexedListing {
+  const verify = opts.verify ?? false
   const log = readOrEmpty(join(jpDir, LOG))
   let index = readIndex(jpDir)
   // A log shorter than what the index consumed was replaced: nothing in the index can be trusted.
@@ -84,7 +128,8 @@ export function indexedSummaries(jpDir: string, conversationsDir: string, names:
   const known = new Map((index?.summaries ?? []).map((s) => [s.id, s]))
   const oldStamps = index?.stamps ?? {}
   const stamps: Record<string, string> = {}
-  let changed = !index
+  // A settled directory the index has not recorded yet is worth one write.
+  let changed = !index || index.dir !== opts.dir
   const summaries = names.map((id) => {
     const cached = known.get(id)
     const stamp = verify || !cached ? stampOf(conversationsDir, id) : oldStamps[id]
@@ -98,14 +143,14 @@ export function indexedSummaries(jpDir: string, conversationsDir: string, names:
     return summarize(id)
   })
   if (index && summaries.length !== known.size) changed = true
-  return {summaries, stamps, changed, logOffset: log.length}
+  return {summaries, stamps, changed, logOffset: log.length, dir: opts.dir}
 }
 
 /** Writes the index (temp file and rename: a reader sees the old or the new one whole). Best effort: a cache. */
 export async function writeIndex(jpDir: string, listing: IndexedListing): Promise<void> {
   const path = join(jpDir, INDEX)
   const temp = `${path}.${process.pid}.tmp`
-  const body: IndexFile = {version: VERSION, logOffset: listing.logOffset, summaries: listing.summaries, stamps: listing.stamps}
+  const body: IndexFile = {version: VERSION, logOffset: listing.logOffset, summaries: listing.summaries, stamps: listing.stamps, dir: listing.dir}
   try {
     // `wx`: never through a link planted at the temp file's name.
     await writeFile(temp, JSON.stringify(body), {mode: 0o600, flag: 'wx'})
@@ -127,7 +172,8 @@ function readOrEmpty(path: string): Buffer {
 function readIndex(jpDir: string): IndexFile | undefined {
   try {
     const parsed = JSON.parse(readOrEmpty(join(jpDir, INDEX)).toString('utf8')) as IndexFile
-    return parsed.version === VERSION && Array.isArray(parsed.summaries) && Number.isInteger(parsed.logOffset) && typeof parsed.stamps === 'object' && parsed.stamps !== null ? parsed : undefined
+    const valid = parsed.version === VERSION && Array.isArray(parsed.summaries) && Number.isInteger(parsed.logOffset) && typeof parsed.stamps === 'object' && parsed.stamps !== null
+    return valid && (parsed.dir === undefined || typeof parsed.dir === 'string') ? parsed : undefined
   } catch {
     return undefined
   }

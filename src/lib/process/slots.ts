@@ -83,6 +83,15 @@ export interface ProcessSlots {
   mentionIndexes: Map<string, unknown>
   /** bin/load.js — the `import()` the CommonJS bundle's dynamic imports call (scripts/build.js rewrites them); set before the bundle runs, read by no module of src/. */
   bundleImport: ((specifier: string) => Promise<unknown>) | undefined
+  /**
+   * cli/early-prompt.ts — the `Query:` prompt drawn before the CLI loaded
+   * (dist/prompt.js), while it is on screen: `release()` stops it, hands
+   * the keys it read to the next reader and erases it (terminal/tty.ts calls
+   * it before anything else of jp's touches the terminal).
+   */
+  earlyPrompt: {release(): void} | undefined
+  /** cli/pick-first.ts — the conversation `jp query --resume` picked before the CLI loaded; `jp query` takes it instead of opening the picker. */
+  resumePicked: {id: string} | undefined
 }
 
 export type SlotName = keyof ProcessSlots
@@ -105,6 +114,8 @@ export const SLOT_KEYS: {readonly [K in SlotName]: symbol} = {
   pluginHooksRan: Symbol.for('jp.pluginHooksRan'),
   mentionIndexes: Symbol.for('jp.mentionIndexes'),
   bundleImport: Symbol.for('jp.import'),
+  earlyPrompt: Symbol.for('jp.earlyPrompt'),
+  resumePicked: Symbol.for('jp.resumePicked'),
 }
 
 /** Names of every slot (tests list them). */

@@ -26,6 +26,13 @@ export type PickOutcome = {id: string} | {none: 'escape' | 'interrupted' | 'no-t
 
 /** The picker for a command: never throws for Esc, Ctrl+C or a missing terminal (the command decides the exit). */
 export async function pickOutcome(store: ConversationStore): Promise<PickOutcome> {
+  // `jp query --resume`: chosen already, before the CLI loaded (cli/pick-first.ts).
+  const {peekSlot, setSlot} = await import('../process/slots.js')
+  const picked = peekSlot('resumePicked')
+  if (picked) {
+    setSlot('resumePicked', undefined)
+    return picked
+  }
   const {hasTty} = await import('../terminal/tty.js')
   if (!hasTty()) return {none: 'no-terminal'}
   try {

@@ -8,6 +8,7 @@
 import {closeSync, openSync, readFileSync, writeSync} from 'node:fs'
 import tty from 'node:tty'
 
+import {peekSlot} from '../process/slots.js'
 import {markTerminalGone, terminalGone} from './gone.js'
 
 export const TTY_PATH = '/dev/tty'
@@ -17,6 +18,23 @@ export const TTY_PATH = '/dev/tty'
  * terminal, or it is gone (terminal/gone.ts). The one place jp opens it.
  */
 export function openTtyFd(flags: 'w' | 'r' | 'r+' | number = 'w'): number | undefined {
+  releaseEarlyPrompt()
+  return openTtyFdAsIs(flags)
+}
+
+/**
+ * The `Query:` prompt bin/run.js drew before the CLI loaded
+ * (cli/early-prompt.ts), if it is still up, goes: whoever opens the terminal
+ * next (the inline prompt, a menu, an editor, the Ctrl+C key reader's stty)
+ * finds it in its own modes, with the keys typed so far kept for it
+ * (typeahead.ts) and the early picture erased. stdout and stderr's first
+ * write release it too (the early prompt wraps them).
+ */
+export function releaseEarlyPrompt(): void {
+  peekSlot('earlyPrompt')?.release()
+}
+
+function openTtyFdAsIs(flags: 'w' | 'r' | 'r+' | number): number | undefined {
   if (process.platform === 'win32' || terminalGone() || inBackgroundGroup()) return undefined
   try {
     return openSync(TTY_PATH, flags)
@@ -80,7 +98,8 @@ let cachedHasTty: boolean | undefined
  */
 export function hasTty(): boolean {
   if (cachedHasTty === undefined) {
-    const fd = openTtyFd('r+')
+    // Only asks: an early prompt on screen stays up.
+    const fd = openTtyFdAsIs('r+')
     cachedHasTty = fd !== undefined && tty.isatty(fd)
     if (fd !== undefined) closeTtyFd(fd)
   }
