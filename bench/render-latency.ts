@@ -12,16 +12,17 @@
 // (spread: min–max). Target: p99 ≤ 16 ms (one frame), absolute; raw's
 // figures beside it are the floor of this pipeline (server, socket, jp's
 // stream loop, pty, this reader). By the kind of line a marker sits in, as
-// report rows: the renderer streams prose word by word and code line by
-// line, but shows a table or a heading once its last line is known (see
-// docs/decisions.md, "What streams"), so a table's tokens wait for the
-// table's end by design; and p99 from the later of a marker's token and its
+// report rows: the renderer streams prose word by word, code line by line,
+// lists item by item, a table as it is read (its rows so far, the unfinished
+// one too, in a live region: issue 40) and a heading once its line is known
+// (see docs/decisions.md, "What streams"); and p99 from the later of a marker's token and its
 // line's last token (the wait for the line's end taken out: what a
 // line-by-line renderer adds beyond that wait). Wall time from spawn to exit, rendered against raw:
 // target ≤ 1.1× (the pacing is in both). Load average printed at the start
 // and the end, and as a row.
 //
-// Run: node --import tsx bench/render-latency.ts   (BENCH_RENDER_LATENCY_RUNS=3, BENCH_RENDER_LATENCY_KB=48, BENCH_RENDER_LATENCY_RATE=2000, BENCH_RENDER_LATENCY_EVERY=6)
+// Run: node --import tsx bench/render-latency.ts   (BENCH_RENDER_LATENCY_RUNS=3, BENCH_RENDER_LATENCY_KB=48, BENCH_RENDER_LATENCY_RATE=2000, BENCH_RENDER_LATENCY_EVERY=6;
+// BENCH_RENDER_LATENCY_BEFORE=/path/to/an/earlier/checkout/bin/run.js adds that build's rows, measured in the same run)
 import {mkdtempSync, rmSync} from 'node:fs'
 import type {ServerResponse} from 'node:http'
 import {loadavg, tmpdir} from 'node:os'
@@ -42,8 +43,12 @@ const KB = Number(process.env.BENCH_RENDER_LATENCY_KB ?? 48)
 const RATE = Number(process.env.BENCH_RENDER_LATENCY_RATE ?? 2000)
 const EVERY = Number(process.env.BENCH_RENDER_LATENCY_EVERY ?? 6)
 const FRAME_MS = 16
+/** How many of each run's slowest markers are printed (kind, offset, ms). */
+const WORST = Number(process.env.BENCH_RENDER_LATENCY_WORST ?? 12)
 const WALL_TARGET = 1.1
-const KINDS: LineKind[] = ['prose', 'code', 'table', 'heading']
+const KINDS: LineKind[] = ['prose', 'code', 'table', 'list', 'heading']
+/** Another build's bin/run.js (a checkout of an earlier commit, built): run rendered as a third arm, its rows beside these, in the same run. */
+const BEFORE = process.env.BENCH_RENDER_LATENCY_BEFORE
 
 function sse(delta: object, finish: string | null = null): string {
   return `data: ${JSON.stringify({id: 'chatcmpl-lat', object: 'chat.completion.chunk', created: 1751000000, model: 'bench', choices: [{index: 0, delta, finish_reason: finish}]})}\n\n`
@@ -78,7 +83,7 @@ interface Run {
 }
 
 /** One `jp query` on a pty; `current.sentAt` (by token) is filled by the server as it paces this run's answer. */
-function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64Array}, answer: MarkedAnswer): Promise<Run> {
+function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64Array}, answer: MarkedAnswer, bin = BIN): Promise<Run> {
   const markers = answer.kinds.length
   current.sentAt = new Float64Array(answer.tokens.length).fill(Number.NaN)
   const markerToken = new Int32Array(markers)
@@ -86,7 +91,7 @@ function runOnPty(env: NodeJS.ProcessEnv, cwd: string, current: {sentAt: Float64
   const scan = new MarkerScan()
   return new Promise((resolve, reject) => {
     const start = performance.now()
-    const term = pty.spawn(process.execPath, [BIN, 'query', '-n', 'go'], {cols: 100, rows: 40, cwd, env: {...env, TERM: 'xterm-256color'}})
+    const term = pty.spawn(process.execPath, [bin, 'query', '-n', 'go'], {cols: 100, rows: 40, cwd, env: {...env, TERM: 'xterm-256color'}})
     term.onData((d) => scan.push(d, performance.now()))
     term.onExit(({exitCode}) => {
       if (exitCode !== 0) return reject(new Error(`jp exited ${exitCode}`))
@@ -129,8 +134,8 @@ function markerOffsets(answer: MarkedAnswer): number[] {
   return out
 }
 
-function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: string): BenchRow[] {
-  const what = `${KB} kB code- and table-heavy answer at ${RATE} tokens/s`
+function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: string, label = ''): BenchRow[] {
+  const what = `${KB} kB code- and table-heavy answer at ${RATE} tokens/s${label}`
   const p = (q: number, kind?: LineKind, of: 'latency' | 'afterLine' = 'latency') => (r: Run) => {
     const xs = shown(r, kind ? (id) => answer.kinds[id] === kind : undefined, of)
     return xs.length > 0 ? percentile(xs, q) : Number.NaN
@@ -143,7 +148,8 @@ function rowsOf(answer: MarkedAnswer, rendered: Run[], raw: Run[], loadAtStart: 
   for (const kind of KINDS) {
     if (!answer.kinds.includes(kind)) continue
     const n = answer.kinds.filter((k) => k === kind).length
-    rows.push(latencyRow(`${what}: p99 of the ${n} markers in ${kind} lines (by design a table or heading shows once its last line is known)`, rendered, raw, p(99, kind), '(report)', () => true))
+    rows.push(latencyRow(`${what}: p99 of the ${n} markers in ${kind} lines`, rendered, raw, p(99, kind), '(report)', () => true))
+    rows.push(latencyRow(`${what}: p50 of the ${n} markers in ${kind} lines`, rendered, raw, p(50, kind), '(report)', () => true))
   }
   rows.push(latencyRow(`${what}: p99 from the later of a marker's token and its line's last token (the wait for the line's end taken out)`, rendered, raw, p(99, undefined, 'afterLine'), '(report)', () => true))
   rows.push(latencyRow(`${what}: the same, code lines only (code streams line by line)`, rendered, raw, p(99, 'code', 'afterLine'), '(report)', () => true))
@@ -177,22 +183,45 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const {env, work} = benchHome(dir, server.baseUrl)
     const rawEnv = {...env, JP_CFG_STYLE_MARKDOWN: 'false'}
+    // With BEFORE, each turn runs raw, then this build and the earlier one in turn (alternating which goes first).
+    const before: Run[] = []
     const {bare: raw, jp: rendered} = await alternate(
       RUNS,
       () => runOnPty(rawEnv, work, current, answer),
-      () => runOnPty(env, work, current, answer),
+      async () => {
+        if (!BEFORE) return runOnPty(env, work, current, answer)
+        const first = before.length % 2 === 0
+        const earlier = () => runOnPty(env, work, current, answer, BEFORE)
+        if (first) before.push(await earlier())
+        const run = await runOnPty(env, work, current, answer)
+        if (!first) before.push(await earlier())
+        return run
+      },
     )
+    // The warm-up's run of the earlier build is not counted.
+    before.shift()
     const lost = raw.map((r) => r.latency.length - shown(r).length)
     if (lost.some((n) => n > 0)) throw new Error(`raw output lost markers (${lost.join(', ')} of ${markers}): the bench cannot see the tokens`)
     for (const [name, runs] of [
       ['rendered', rendered],
       ['raw', raw],
+      ...(BEFORE ? ([['rendered by the earlier build', before]] as const) : []),
     ] as const) {
       const fig = runs.map((r) => `p50 ${percentile(shown(r), 50).toFixed(1)} p99 ${percentile(shown(r), 99).toFixed(1)} max ${Math.max(...shown(r)).toFixed(1)} wall ${r.wallMs.toFixed(0)}`).join('; ')
       process.stderr.write(`render-latency ${name} (${answer.tokens.length} tokens, ${markers} markers): ${fig}\n`)
     }
+    // Where the p99 comes from: the slowest markers of each rendered run, by where they sit.
+    const offsets = markerOffsets(answer)
+    for (const [name, runs] of [['rendered', rendered], ...(BEFORE ? ([['earlier build', before]] as const) : [])] as const) {
+      for (const r of runs) {
+        const worst = [...r.latency.keys()].filter((id) => Number.isFinite(r.latency[id])).sort((a, b) => r.latency[b] - r.latency[a]).slice(0, WORST)
+        process.stderr.write(`render-latency ${name}, slowest: ${worst.map((id) => `${answer.kinds[id]}@${(offsets[id] / 1024).toFixed(1)}kB ${r.latency[id].toFixed(0)}`).join(', ')}\n`)
+      }
+    }
     process.stderr.write(`render-latency: load average at the end ${load()}\n`)
-    return rowsOf(answer, rendered, raw, loadAtStart)
+    const rows = rowsOf(answer, rendered, raw, loadAtStart)
+    if (BEFORE) rows.push(...rowsOf(answer, before, raw, loadAtStart, ` (the earlier build: ${BEFORE})`).filter((r) => r.unit === 'ms'))
+    return rows
   } finally {
     await server.close()
     rmSync(dir, {recursive: true, force: true})

@@ -6,11 +6,12 @@
 // non-space (never in a line's indentation, a fence line or a table's
 // delimiter row), so the answer keeps its structure: its code stays code,
 // its tables tables. Each marker is tagged with the kind of line it sits
-// in, since the renderer streams prose word by word, code line by line, and
-// tables and headings when their last line is known.
+// in, since the renderer streams prose word by word, code line by line, lists
+// item by item, tables row by row (live, issue 40) and headings when their
+// last line is known.
 import {codeHeavyAnswer} from './code-heavy.js'
 
-export type LineKind = 'prose' | 'code' | 'table' | 'heading'
+export type LineKind = 'prose' | 'code' | 'table' | 'heading' | 'list'
 
 export interface MarkedAnswer {
   /** The answer cut into tokens; a marker is a token of its own (` zq00042`). */
@@ -40,6 +41,7 @@ function kindOf(line: string, inFence: boolean): LineKind {
   if (inFence || line.startsWith('    ')) return 'code'
   if (line.trimStart().startsWith('|')) return 'table'
   if (line.startsWith('#')) return 'heading'
+  if (/^ {0,3}([-*+]|\d{1,9}[.)])[ \t]/.test(line)) return 'list'
   return 'prose'
 }
 

@@ -4,6 +4,10 @@
 // config let `conversation ls`, `conversation show` and `trust --list` run
 // silently). The commands that do not load it are the ones
 // docs/configuration.md names.
+//
+// For speed (docs/testing.md): with each bad file, the first command runs as a
+// `jp` of its own and the rest in one child that loads the bundle once
+// (test/helpers/one-process.ts).
 import {expect} from 'chai'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -11,6 +15,7 @@ import {after, before, describe, it} from 'mocha'
 
 import {makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
+import {oclifAnswers} from '../helpers/one-process.js'
 
 describe('a bad config file stops every command that loads the configuration', function () {
   this.timeout(120_000)
@@ -49,8 +54,10 @@ describe('a bad config file stops every command that loads the configuration', f
   ]) {
     it(`${JSON.stringify(content)}: each command fails with the one line and changes nothing`, async () => {
       writeFileSync(userFile, content)
-      for (const args of COMMANDS) {
-        const r = await runJp(args, {sandbox: sb})
+      const [first, ...rest] = COMMANDS
+      const runs = [await runJp(first, {sandbox: sb}), ...(await oclifAnswers(rest, {sandbox: sb}))]
+      for (const [i, args] of COMMANDS.entries()) {
+        const r = runs[i]
         expect(r.code, args.join(' ')).to.equal(1)
         expect(r.stdout, args.join(' ')).to.equal('')
         expect(r.stderr, args.join(' ')).to.equal(`Error: ${userFile}${problem}\n`)

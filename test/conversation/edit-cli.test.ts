@@ -2,7 +2,7 @@
 // script editors (test/query/fixtures/scripted-editor.sh runs
 // $EDITOR_DIR/step-N.sh on its N-th run and records its argv).
 import {expect} from 'chai'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 
@@ -13,13 +13,17 @@ describe('jp conversation edit (no terminal)', function () {
   let sb: Sandbox
   let editorDir: string
 
-  beforeEach(async () => {
+  // One initialised workspace for the file (each case makes and edits a
+  // conversation of its own); a fresh editor directory (its scripted steps
+  // and run count) per case.
+  before(async () => {
     sb = makeSandbox({JP_ECHO_DELAY_MS: '0'})
-    editorDir = join(sb.dir, 'editor')
-    mkdirSync(editorDir)
     expect((await runJp(['init', '--yes'], {sandbox: sb})).code).to.equal(0)
   })
-  afterEach(() => sb.cleanup())
+  after(() => sb.cleanup())
+  beforeEach(() => {
+    editorDir = mkdtempSync(join(sb.dir, 'editor-'))
+  })
 
   async function newConversation(query: string): Promise<string> {
     const r = await runJp(['query', '-n', query], {sandbox: sb})

@@ -5,10 +5,10 @@
 // run (NODE_V8_COVERAGE) says which of those functions ran.
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync} from 'node:fs'
+import {mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {BIN, makeSandbox, ROOT} from './cli.js'
+import {BIN, makeSandbox, ROOT, runJp, type RunResult, type Sandbox} from './cli.js'
 
 export const BUNDLE = join(ROOT, 'dist', 'jp.cjs')
 
@@ -38,15 +38,18 @@ export interface Coverage {
 /**
  * How far V8's offsets run ahead of the bundle's text: bin/load.js compiles the
  * bundle inside a CommonJS wrapper. Found from a named function the text
- * declares once (its range starts at the `function` keyword).
+ * declares once (its range starts at the `function` keyword). The
+ * declarations are indexed in one pass over the text (a search per function
+ * took seconds per run on this 3.5 MB bundle).
  */
 function wrapperShift(functions: {functionName: string; ranges: CoverageRange[]}[]): number {
-  const text = readFileSync(BUNDLE, 'utf8')
+  const declared = declarations()
   const votes = new Map<number, number>()
   for (const f of functions) {
     if (!/^[A-Za-z_$][\w$]{5,}$/.test(f.functionName)) continue
-    const at = text.indexOf(`function ${f.functionName}(`)
-    if (at < 0 || text.indexOf(`function ${f.functionName}(`, at + 1) >= 0) continue
+    const at = declared.get(f.functionName)
+    // Declared nowhere, or more than once: no telling which one V8 means.
+    if (at === undefined || at < 0) continue
     const shift = f.ranges[0].startOffset - at
     votes.set(shift, (votes.get(shift) ?? 0) + 1)
   }
@@ -54,6 +57,18 @@ function wrapperShift(functions: {functionName: string; ranges: CoverageRange[]}
   const best = [...votes].sort((a, b) => b[1] - a[1])[0]
   if (!best) throw new Error('no named function to line coverage offsets up with the bundle text')
   return best[0]
+}
+
+let declaredCache: {mtimeMs: number; offsets: Map<string, number>} | undefined
+
+/** Where the bundle's text says `function NAME(`, by name: the offset of `function`, or -1 for a name declared more than once. */
+function declarations(): Map<string, number> {
+  const mtimeMs = statSync(BUNDLE).mtimeMs
+  if (declaredCache?.mtimeMs === mtimeMs) return declaredCache.offsets
+  const offsets = new Map<string, number>()
+  for (const m of readFileSync(BUNDLE, 'utf8').matchAll(/function ([A-Za-z_$][\w$]*)\(/g)) offsets.set(m[1], offsets.has(m[1]) ? -1 : m.index)
+  declaredCache = {mtimeMs, offsets}
+  return offsets
 }
 
 /** Where in the bundle `re` matches, with the module wrapper each match lies in. */
@@ -83,6 +98,20 @@ export function coverageOf(args: string[], opts: {env?: NodeJS.ProcessEnv; expec
   }
 }
 
+/**
+ * `jp ARGS` as runJp runs it (in `sandbox`, stdio piped), with its coverage:
+ * one run that is both a case's answer and what it loaded.
+ */
+export async function runCovered(args: string[], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv}): Promise<RunResult & {coverage: Coverage}> {
+  const dir = mkdtempSync(join(opts.sandbox.dir, 'coverage-'))
+  try {
+    const r = await runJp(args, {sandbox: opts.sandbox, env: {...opts.env, NODE_V8_COVERAGE: dir}})
+    return {...r, coverage: coverageIn(dir)}
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
 /** What the NODE_V8_COVERAGE files in `dir` say ran. */
 export function coverageIn(dir: string): Coverage {
   const results = readdirSync(dir).flatMap(
@@ -91,10 +120,12 @@ export function coverageIn(dir: string): Coverage {
   const bundle = results.find((s) => s.url === pathToFileURL(BUNDLE).href)
   const ran = new Set(bundle?.functions.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName) ?? [])
   const ranges = bundle?.functions.flatMap((f) => f.ranges) ?? []
-  const shift = bundle ? wrapperShift(bundle.functions) : 0
+  // Lined up on first use: most callers ask only which modules ran.
+  let shift: number | undefined
   const ranAt = (offset: number) => {
+    const at = offset + (shift ??= bundle ? wrapperShift(bundle.functions) : 0)
     // V8 nests block ranges inside their function's range: the narrowest one holding the offset has its count.
-    const holding = ranges.filter((r) => r.startOffset <= offset + shift && offset + shift < r.endOffset)
+    const holding = ranges.filter((r) => r.startOffset <= at && at < r.endOffset)
     const inner = holding.sort((a, b) => a.endOffset - a.startOffset - (b.endOffset - b.startOffset))[0]
     return inner !== undefined && inner.count > 0
   }

@@ -52,18 +52,28 @@ export interface SourceEdit {
 
 let reused: ts.Program | undefined
 
-/** tsc's diagnostics for `roots` (or only for the files `only`) with `edit` applied in memory (the files on disk are untouched). */
-export function typeErrorsWith(roots: string[], edit: SourceEdit, only?: string[]): string[] {
+/**
+ * tsc's diagnostics for `roots` (or only for the files `only`) with `edit`
+ * applied in memory (the files on disk are untouched); several edits are
+ * applied together, in order (each `from` must occur in its file as the
+ * edits before it left it).
+ */
+export function typeErrorsWith(roots: string[], edit: SourceEdit | SourceEdit[], only?: string[]): string[] {
   const options = testOptions()
-  const target = join(ROOT, edit.file)
-  const original = ts.sys.readFile(target)
-  if (original === undefined || !original.includes(edit.from)) throw new Error(`${edit.file} has no ${JSON.stringify(edit.from)}: the test no longer matches the code`)
-  const changed = original.replace(edit.from, edit.to)
+  const changed = new Map<string, string>()
+  for (const e of Array.isArray(edit) ? edit : [edit]) {
+    const target = join(ROOT, e.file)
+    const text = changed.get(target) ?? ts.sys.readFile(target)
+    if (text === undefined || !text.includes(e.from)) throw new Error(`${e.file} has no ${JSON.stringify(e.from)}: the test no longer matches the code`)
+    changed.set(target, text.replace(e.from, e.to))
+  }
   const host = ts.createCompilerHost(options)
   const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
-    fileName === target ? ts.createSourceFile(fileName, changed, languageVersion, true) : getSourceFile(fileName, languageVersion, onError, shouldCreate)
-  host.readFile = (fileName) => (fileName === target ? changed : ts.sys.readFile(fileName))
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const text = changed.get(fileName)
+    return text !== undefined ? ts.createSourceFile(fileName, text, languageVersion, true) : getSourceFile(fileName, languageVersion, onError, shouldCreate)
+  }
+  host.readFile = (fileName) => changed.get(fileName) ?? ts.sys.readFile(fileName)
   // Reusing the last program keeps every unchanged file's parse: one variant costs about one file.
   reused = ts.createProgram({rootNames: roots.map((f) => join(ROOT, f)), options, host, oldProgram: reused})
   return lines(reused, only)

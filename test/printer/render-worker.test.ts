@@ -7,7 +7,9 @@
 import {expect} from 'chai'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
+import {createRequire} from 'node:module'
 import {join} from 'node:path'
+import type * as XtermHeadless from '@xterm/headless'
 
 import {createRenderer, type RendererOptions} from '../../src/lib/markdown/index.js'
 import {HAND_OFF_AFTER, HandOffStream, RenderWorker} from '../../src/lib/printer/hand-off.js'
@@ -18,6 +20,20 @@ import {CORPUS} from '../markdown/corpus.js'
 import {chunksOf} from '../markdown/render-helpers.js'
 import {textSink} from './fixtures/tty-sink.js'
 
+const {Terminal} = createRequire(import.meta.url)('@xterm/headless') as typeof XtermHeadless
+
+/** What a terminal `columns` wide holds after `bytes` (scrollback included), right-trimmed rows. */
+async function screenOf(bytes: string, columns = 100): Promise<string[]> {
+  const term = new Terminal({cols: columns, rows: 50, scrollback: 10_000, allowProposedApi: true, convertEol: true})
+  await new Promise<void>((resolve) => term.write(bytes, resolve))
+  const buf = term.buffer.active
+  const rows: string[] = []
+  for (let i = 0; i < buf.length; i++) rows.push(buf.getLine(i)?.translateToString(true) ?? '')
+  term.dispose()
+  while (rows.length > 0 && rows.at(-1) === '') rows.pop()
+  return rows
+}
+
 const ROOT = join(import.meta.dirname, '..', '..')
 const OPTIONS: Omit<RendererOptions, 'columns'> = {color: true, hyperlinks: false, codeTheme: 'ansi'}
 
@@ -26,8 +42,8 @@ const terminal = (columns = 100) => textSink(true, columns)
 /** Every stream markdownWith made, in order. */
 const streams: HandOffStream[] = []
 
-/** What the printer renders with: the main renderer alone, or handing off to a worker shared by its answers (whose starts are counted), stopped when the printer closes. */
-function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start): PrinterMarkdown {
+/** What the printer renders with: the main renderer alone, or handing off to a worker shared by its answers (whose starts are counted), stopped when the printer closes unless `keep` (the test stops it). */
+function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start, keep = false): PrinterMarkdown {
   let shared: RenderWorker | null | undefined
   const source = () => {
     if (shared === undefined) {
@@ -44,14 +60,16 @@ function markdownWith(worker: boolean, started: RenderWorker[], columns: () => n
       streams.push(stream)
       return stream
     },
-    close: () => shared?.stop(),
+    close: () => {
+      if (!keep) shared?.stop()
+    },
   }
 }
 
 /** A turn's output through a printer on one shared terminal: pieces of the answer, and between some of them chrome or a broken line. */
-async function print(worker: boolean, steps: (string | {chrome: string} | 'broken' | 'pause')[], started: RenderWorker[] = [], start?: () => RenderWorker | undefined): Promise<string> {
+async function print(worker: boolean, steps: (string | {chrome: string} | 'broken' | 'pause')[], started: RenderWorker[] = [], start?: () => RenderWorker | undefined, keep = false): Promise<string> {
   const tty = terminal()
-  const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => tty.columns, start), openPromptWriter: () => undefined})
+  const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => tty.columns, start, keep), openPromptWriter: () => undefined})
   for (const step of steps) {
     if (step === 'pause') await new Promise((resolve) => setTimeout(resolve, 5))
     else if (step === 'broken') printer.lineBroken()
@@ -101,6 +119,18 @@ describe('printer: a long answer rendered on a second thread', function () {
 
   it('keeps chrome and broken lines where they were, for every answer of the corpus behind a long first part', async () => {
     const lead = textHeavyAnswer(HAND_OFF_AFTER + 4000)
+    // One worker, booted before the first answer starts and kept across them (as a run's answers share one):
+    // each hand-off comes in its answer's first part, and 50 answers cost one boot.
+    const warm = RenderWorker.start()!
+    for (let i = 0; i < 400 && !warm.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    try {
+      await eachCorpusAnswer(lead, warm)
+    } finally {
+      warm.stop()
+    }
+  })
+
+  async function eachCorpusAnswer(lead: string, warm: RenderWorker): Promise<void> {
     for (const {name, text} of CORPUS) {
       const steps: (string | {chrome: string} | 'broken' | 'pause')[] = [lead.slice(0, 10), 'pause']
       for (const p of chunksOf(lead.slice(10), 500)) steps.push(p)
@@ -111,10 +141,7 @@ describe('printer: a long answer rendered on a second thread', function () {
       })
       const started: RenderWorker[] = []
       const first = await print(false, steps)
-      // The worker is booted before the test's answer starts: the hand-off comes in its first part.
-      const warm = RenderWorker.start()!
-      for (let i = 0; i < 400 && !warm.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-      const second = await print(true, steps, started, () => warm)
+      const second = await print(true, steps, started, () => warm, true)
       expect(started, name).to.have.length(1)
       expect(streams.at(-1)!.handedOff, name).to.equal(true)
       if (second !== first) {
@@ -124,7 +151,7 @@ describe('printer: a long answer rendered on a second thread', function () {
         expect(second, name).to.equal(first)
       }
     }
-  })
+  }
 
   it('renders a run\'s answers on one worker (a tool loop answers many times), each byte for byte', async () => {
     const answers = [textHeavyAnswer(HAND_OFF_AFTER * 2), CORPUS[3].text + '\n\n' + textHeavyAnswer(HAND_OFF_AFTER * 2)]
@@ -234,5 +261,32 @@ describe('printer: a long answer rendered on a second thread', function () {
     // Its worker, if it was started, was stopped when the printer closed.
     for (const w of started) expect(w.failed).to.equal(true)
     expect(streams[0].handedOff).to.equal(false)
+  })
+
+  it('draws a table being read from the preview the worker sends with its output, and leaves the screen the main renderer alone leaves', async () => {
+    const lead = textHeavyAnswer(HAND_OFF_AFTER + 4000)
+    const head = '\n\n| Name | Size |\n|---|---:|\n| alpha | 1 |\n| beta | 22 |\n'
+    const tail = '| gamma-with-a-longer-name | 333 |\n\nAfter the table.\n'
+    const started: RenderWorker[] = []
+    const tty = Object.assign(terminal(), {rows: 40})
+    const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(true, started, () => 100), openPromptWriter: () => undefined})
+    printer.assistant(lead.slice(0, 10))
+    await booted(started)
+    for (const p of chunksOf(lead.slice(10), 500)) {
+      printer.assistant(p)
+      await printer.writable()
+    }
+    printer.assistant(head)
+    const shown = () => tty.text.replace(/\x1b\[[0-9;]*m/g, '')
+    for (let i = 0; i < 400 && !/│ beta +│/.test(shown()); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(streams[0].handedOff).to.equal(true)
+    // The table has not ended (its last row and the blank line after it are still to come): its rows show.
+    expect(shown()).to.match(/│ beta +│/)
+    printer.assistant(tail)
+    printer.endAssistant()
+    await printer.flush()
+    printer.close()
+    const alone = await print(false, [lead, head, tail])
+    expect((await screenOf(tty.text)).join('\n')).to.equal((await screenOf(alone)).join('\n'))
   })
 })

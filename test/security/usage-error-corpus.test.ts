@@ -8,6 +8,14 @@
 // the command. Each runs the built CLI (build first) with stdio piped, as a
 // redirected `2> err.txt` later read on a terminal would see it.
 //
+// For speed (docs/testing.md): the cases written out below, which go through
+// bin/run.js's routing (global flags before the command, unknown commands
+// and topics), run a real `jp` each; the cases generated from the manifest
+// (a command's own flag and argument errors) are run by one child that
+// loads the bundle once and runs each in turn (test/helpers/one-process.ts:
+// the same stdout, stderr and exit status as a `jp` per case, compared
+// case by case when this was written).
+//
 // What must hold for each: stdout and stderr carry no raw control character
 // (only line feeds), an error is one `Error:` line (plus `See 'jp … --help'.`
 // for a usage error, exit 2), and where the message quotes what was typed
@@ -15,8 +23,9 @@
 import {expect} from 'chai'
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, ROOT, runJp, type RunResult, type Sandbox} from '../helpers/cli.js'
 import {ALL, CONTROL, mark} from '../helpers/hostile.js'
+import {oclifAnswers} from '../helpers/one-process.js'
 
 interface ManifestFlag {
   type: 'boolean' | 'option'
@@ -45,6 +54,8 @@ interface Case {
   args: string[]
   /** The message must quote the corpus (it names what was typed). */
   quotes: boolean
+  /** Run by a real `jp` of its own (bin/run.js's routing is part of the case), not by the shared child. */
+  routed?: boolean
 }
 
 /** Values that make a command's other required arguments valid-looking, so the case reaches the part under test. */
@@ -68,7 +79,7 @@ function cases(): Case[] {
     {args: ['-c', H, 'config', 'show'], quotes: true},
     // A typed key takes its value parsed: a hostile one is quoted back.
     {args: ['config', 'set', 'interrupt.escalation_cooldown_secs', H], quotes: true},
-  ]
+  ].map((c) => ({...c, routed: true}))
   for (const cmd of Object.values(manifest.commands)) {
     const typed = cmd.id.split(':')
     out.push({args: [...typed, `--x${H}`], quotes: true})
@@ -93,26 +104,39 @@ function cases(): Case[] {
 
 describe('security: the escape corpus through every flag and argument error (built CLI)', function () {
   this.timeout(300_000)
+  const all = cases()
+  const ENV = {JP_ECHO_DELAY_MS: '0'}
+  /** A sandbox for the routed cases (run one by one, in order) and one for the child's (in order too). */
   let sb: Sandbox
+  let shared: Sandbox
+  const answers = new Map<Case, Promise<Pick<RunResult, 'stdout' | 'stderr' | 'code'>>>()
   before(() => {
     sb = makeSandbox()
-    mkdirSync(join(sb.cwd, '.jp', 'conversations'), {recursive: true})
+    shared = makeSandbox()
+    for (const s of [sb, shared]) mkdirSync(join(s.cwd, '.jp', 'conversations'), {recursive: true})
+    const generated = all.filter((c) => !c.routed)
+    const inChild = oclifAnswers(generated.map((c) => c.args), {sandbox: shared, env: ENV})
+    for (const [i, c] of generated.entries()) answers.set(c, inChild.then((a) => a[i]))
+    // (A rejection is reported by the first case that awaits it.)
+    inChild.catch(() => {})
   })
-  after(() => sb.cleanup())
-
-  const all = cases()
+  after(() => {
+    sb.cleanup()
+    shared.cleanup()
+  })
 
   it('covers every command of the manifest, each with an unknown flag, its option values and its arguments', () => {
     const ids = Object.keys(manifest.commands)
     expect(ids.length).to.be.greaterThan(10)
     for (const id of ids) expect(all.some((c) => c.args.join(' ').startsWith(id.split(':').join(' ')) && c.args.some((a) => a.startsWith('--x'))), id).to.equal(true)
     expect(all.length).to.be.greaterThan(60)
+    expect(all.filter((c) => c.routed).length).to.be.greaterThan(5)
   })
 
   for (const c of all) {
     const shown = c.args.map((a) => a.replace(H, 'HOSTILE').replace(H_WORD, 'HOSTILE-WORD')).join(' ')
-    it(`jp ${shown}`, async () => {
-      const r = await runJp(c.args, {sandbox: sb, env: {JP_ECHO_DELAY_MS: '0'}})
+    it(`jp ${shown}${c.routed ? ' (a jp of its own)' : ''}`, async () => {
+      const r = c.routed ? await runJp(c.args, {sandbox: sb, env: ENV}) : await answers.get(c)!
       const out = r.stdout + r.stderr
       // eslint-disable-next-line no-control-regex
       expect(CONTROL.test(out.replace(/\n/g, '')), JSON.stringify(out)).to.equal(false)

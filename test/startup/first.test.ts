@@ -4,11 +4,20 @@
 // something could change them — a linked plugin (its command is in the help
 // and runs), a help theme, a width the text was not recorded at, DEBUG.
 // oclif's own answer is had with OCLIF_ANSWERS (DEBUG set to a namespace nothing logs to).
+//
+// For speed (docs/testing.md): a sample of argument lists runs end to end,
+// a real `jp` per list and setting, its coverage taken from that same run;
+// the properties of every recorded list under every colour setting are
+// checked by one child per setting that answers all the lists
+// (test/helpers/one-process.ts; oclif's child takes them in the reverse
+// order of the build's recording, so a run that leaked into the next would
+// not go unseen).
 import {expect} from 'chai'
 import {mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {coverageOf} from '../helpers/coverage.js'
+import {coverageOf, runCovered} from '../helpers/coverage.js'
 import {BIN, makeSandbox, OCLIF_ANSWERS as OCLIF, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
+import {firstAnswers, oclifAnswers} from '../helpers/one-process.js'
 import {spawnPty} from '../helpers/pty.js'
 
 describe('start-up: what bin/run.js answers before loading the CLI', function () {
@@ -21,48 +30,61 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
   const SUBCOMMAND_HELP = [['query', '--help'], ['q', '-h'], ['conversation', 'edit', '--help'], ['c', 'e', '-h'], ['conversation'], ['c', '--help'], ['plugins', 'install', '--help'], ['help', '--help']]
   for (const args of [...FIRST, ...SUBCOMMAND_HELP]) {
     it(`jp ${args.join(' ')}: the bytes oclif prints, without loading the bundle`, async () => {
-      const first = await runJp(args, {sandbox: sb})
-      const oclif = await runJp(args, {sandbox: sb, env: OCLIF})
+      const [first, oclif] = await Promise.all([runCovered(args, {sandbox: sb}), runJp(args, {sandbox: sb, env: OCLIF})])
       expect([first.code, first.stderr]).to.deep.equal([0, ''])
       expect(first.stdout).to.equal(oclif.stdout)
       expect(first.stdout).to.not.equal('')
-      expect(coverageOf(args, {expectBundle: false}).bundleRan).to.equal(false)
+      expect(first.coverage.bundleRan).to.equal(false)
     })
   }
 
   for (const args of [['--help', 'query'], ['-h', '-h'], ['help'], ['help', 'query'], ['--help', 'conversation'], ['query', 'hello', '--help'], ['-w', '/nowhere', 'query', '--help']]) {
     it(`jp ${args.join(' ')}: not a first answer, oclif renders it (the same bytes as with OCLIF_ANSWERS)`, async () => {
-      const r = await runJp(args, {sandbox: sb})
+      const [r, oclif] = await Promise.all([runCovered(args, {sandbox: sb}), runJp(args, {sandbox: sb, env: OCLIF})])
       expect([r.code, r.stderr]).to.deep.equal([0, ''])
-      expect(r.stdout).to.equal((await runJp(args, {sandbox: sb, env: OCLIF})).stdout)
-      expect(coverageOf(args).bundleRan).to.equal(true)
+      expect(r.stdout).to.equal(oclif.stdout)
+      expect(r.coverage.bundleRan).to.equal(true)
     })
   }
 
-  for (const env of [{FORCE_COLOR: '1'}, {COLORTERM: 'truecolor'}, {CI: 'true'}, {FORCE_COLOR: '1', NO_COLOR: '1'}]) {
-    for (const args of [['--help'], ['query', '--help']]) {
-      it(`jp ${args.join(' ')} with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}: in colour or not as oclif would be`, async () => {
-        const first = await runJp(args, {sandbox: sb, env})
-        expect(first.stdout).to.equal((await runJp(args, {sandbox: sb, env: {...env, ...OCLIF}})).stdout)
-      })
-    }
+  // End to end, one list of each kind in colour (the recorded colour variant, oclif's colour module asked in a real process).
+  for (const args of [['--help'], ['query', '--help']]) {
+    it(`jp ${args.join(' ')} with FORCE_COLOR=1: in colour, as oclif would be`, async () => {
+      const env = {FORCE_COLOR: '1'}
+      const [first, oclif] = await Promise.all([runJp(args, {sandbox: sb, env}), runJp(args, {sandbox: sb, env: {...env, ...OCLIF}})])
+      expect(first.stdout).to.equal(oclif.stdout)
+      expect(first.stdout, 'the probe works: there is colour').to.include('\u001b[')
+    })
   }
 
-  it('every recorded argument list prints the bytes oclif prints, without colour and with', async function () {
-    this.timeout(600_000)
+  describe('every recorded argument list, in colour and without: the bytes oclif prints', () => {
     const {helps} = JSON.parse(readFileSync(join(ROOT, 'dist', 'recorded-help.json'), 'utf8')) as {helps: {argvs: string[][]; colored?: string}[]}
-    // In colour: one list per text (the others print the same bytes without colour).
-    const lists = helps.flatMap((h) => h.argvs.map((argv, i) => ({argv, colored: i === 0 && h.colored !== undefined})))
-    // The commands, aliases and topics of the manifests are all there (a build that recorded nothing would pass the rest).
-    expect(lists.length).to.be.greaterThan(40)
-    const check = async ({argv, colored}: {argv: string[]; colored: boolean}) => {
-      for (const env of colored ? [{}, {FORCE_COLOR: '1'}] : [{}]) {
-        const [first, oclif] = await Promise.all([runJp(argv, {sandbox: sb, env}), runJp(argv, {sandbox: sb, env: {...env, ...OCLIF}})])
-        expect([first.code, first.stderr], `jp ${argv.join(' ')}`).to.deep.equal([0, ''])
-        expect(first.stdout, `jp ${argv.join(' ')} ${JSON.stringify(env)}`).to.equal(oclif.stdout)
-      }
+    const lists = helps.flatMap((h) => h.argvs)
+
+    it('the commands, aliases and topics of the manifests are all recorded (a build that recorded nothing would pass the rest)', () => {
+      expect(lists.length).to.be.greaterThan(40)
+      expect(helps.filter((h) => h.colored !== undefined).length).to.be.greaterThan(20)
+    })
+
+    // The settings oclif's colour module reads when it loads: with each, the first answer is oclif's bytes, in colour or not.
+    const SETTINGS: NodeJS.ProcessEnv[] = [{}, {FORCE_COLOR: '1'}, {COLORTERM: 'truecolor'}, {CI: 'true'}, {FORCE_COLOR: '1', NO_COLOR: '1'}]
+    for (const env of SETTINGS) {
+      const named = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'no colour setting'
+      it(`${named}: each list answered first prints what oclif prints (one child per side)`, async () => {
+        const [first, oclif] = await Promise.all([firstAnswers(lists, {sandbox: sb, env}), oclifAnswers(lists, {sandbox: sb, env: {...env, ...OCLIF}, reverse: true})])
+        for (const [i, argv] of lists.entries()) {
+          // (Node's own warning, once per process, that FORCE_COLOR overrides NO_COLOR is no part of the help.)
+          const stderr = oclif[i].stderr.replace(/^\(node:\d+\) Warning: .*\n\(Use `node --trace-warnings .*\n/, '')
+          expect([oclif[i].code, stderr], `oclif: jp ${argv.join(' ')}`).to.deep.equal([0, ''])
+          // Without a terminal or FORCE_COLOR, every recorded list is answered first; in colour, those with a colour variant.
+          if (!('FORCE_COLOR' in env) || helps.find((h) => h.argvs.includes(argv))!.colored !== undefined) {
+            expect(first[i], `jp ${argv.join(' ')} is answered first`).to.not.equal(undefined)
+          }
+          if (first[i] !== undefined) expect(first[i], `jp ${argv.join(' ')} ${named}`).to.equal(oclif[i].stdout)
+        }
+        if (env.FORCE_COLOR === '1' && env.NO_COLOR === undefined) expect(oclif[0].stdout, 'the probe works: there is colour').to.include('\u001b[')
+      })
     }
-    for (let i = 0; i < lists.length; i += 2) await Promise.all(lists.slice(i, i + 2).map(check))
   })
 
   it('the version line is jp VERSION (node VERSION, PLATFORM)', async () => {
@@ -73,19 +95,20 @@ describe('start-up: what bin/run.js answers before loading the CLI', function ()
 
   it('at a width where the help wraps, oclif renders it', async () => {
     const env = {OCLIF_COLUMNS: '50'}
-    const narrow = await runJp(['--help'], {sandbox: sb, env})
-    expect(narrow.stdout).to.equal((await runJp(['--help'], {sandbox: sb, env: {...env, ...OCLIF}})).stdout)
-    expect(narrow.stdout).to.not.equal((await runJp(['--help'], {sandbox: sb})).stdout)
-    expect(coverageOf(['--help'], {env}).bundleRan).to.equal(true)
+    const [narrow, oclif, wide] = await Promise.all([runCovered(['--help'], {sandbox: sb, env}), runJp(['--help'], {sandbox: sb, env: {...env, ...OCLIF}}), runJp(['--help'], {sandbox: sb})])
+    expect(narrow.stdout).to.equal(oclif.stdout)
+    expect(narrow.stdout).to.not.equal(wide.stdout)
+    expect(narrow.coverage.bundleRan).to.equal(true)
   })
 
   for (const columns of ['70', '81', '120']) {
     it(`jp query --help at ${columns} columns (recorded at 80 only: its lines wrap), oclif renders it`, async () => {
       const env = {OCLIF_COLUMNS: columns}
-      const other = await runJp(['query', '--help'], {sandbox: sb, env})
-      expect(other.stdout).to.equal((await runJp(['query', '--help'], {sandbox: sb, env: {...env, ...OCLIF}})).stdout)
-      expect(other.stdout).to.not.equal((await runJp(['query', '--help'], {sandbox: sb})).stdout)
-      expect(coverageOf(['query', '--help'], {env}).bundleRan).to.equal(true)
+      const args = ['query', '--help']
+      const [other, oclif, at80] = await Promise.all([runCovered(args, {sandbox: sb, env}), runJp(args, {sandbox: sb, env: {...env, ...OCLIF}}), runJp(args, {sandbox: sb})])
+      expect(other.stdout).to.equal(oclif.stdout)
+      expect(other.stdout).to.not.equal(at80.stdout)
+      expect(other.coverage.bundleRan).to.equal(true)
     })
   }
 

@@ -90,31 +90,27 @@ describe('start-up: heavy modules load lazily', function () {
       expect(built(coverageOf(['query', '-n', 'hi'], {env: {JP_ECHO_DELAY_MS: '0'}}))).to.deep.equal([])
     })
 
-    it('jp query on a terminal: opening the Query: prompt and typing ASCII build none', async () => {
-      const c = await promptCoverage(async (term) => {
+    // One run serves the next three cases (the same prompt, typed into the same way).
+    let typedAscii: ReturnType<typeof promptCoverage> | undefined
+    const typeAscii = () =>
+      (typedAscii ??= promptCoverage(async (term) => {
         await term.waitForText('Query:')
         term.type('zqj')
         await term.waitForText('Query: zqj')
-      })
-      expect(built(c)).to.deep.equal([])
+      }))
+
+    it('jp query on a terminal: opening the Query: prompt and typing ASCII build none', async () => {
+      expect(built(await typeAscii())).to.deep.equal([])
     })
 
     it('jp query on a terminal: the renderer (markdown-it, src/lib/markdown) is not loaded before the prompt has closed', async () => {
-      const c = await promptCoverage(async (term) => {
-        await term.waitForText('Query:')
-        term.type('zqj')
-        await term.waitForText('Query: zqj')
-      })
+      const c = await typeAscii()
       expect([...c.ran].some((m) => m.startsWith('src/lib/inquire/')), 'the probe works: the prompt ran').to.equal(true)
       expect([...c.ran].filter((m) => /^src\/lib\/markdown\/|\/markdown-it\//.test(m))).to.deep.equal([])
     })
 
     it('jp query on a terminal: the early prompt (dist/prompt.cjs) drew the prompt first, and it loads nothing from node_modules', async () => {
-      const c = await promptCoverage(async (term) => {
-        await term.waitForText('Query:')
-        term.type('zqj')
-        await term.waitForText('Query: zqj')
-      })
+      const c = await typeAscii()
       expect(c.urls.filter((u) => u.endsWith('/dist/prompt.cjs'))).to.have.length(1)
       expect(readFileSync(join(ROOT, 'dist', 'prompt.cjs'), 'utf8')).to.not.match(/\brequire\("(?!node:)/)
     })

@@ -105,6 +105,19 @@ export function createHighlighter(): Highlighter {
 }
 
 /**
+ * Compiles every grammar highlight.js holds. Each is compiled at its first
+ * use, 2–30 ms apiece (TypeScript's the most), and a fence whose language is
+ * compiled then holds its first line, and every token behind it, that long
+ * (bench/render-latency.ts: the code lines' lag). The render worker does it
+ * before it says it is ready (markdown/render-thread.ts), on its own thread,
+ * so no fence it renders waits for a compile.
+ */
+export function compileLanguages(): void {
+  createHighlighter()
+  for (const name of hljs.listLanguages()) hljs.highlight('', {language: name, ignoreIllegals: true})
+}
+
+/**
  * The styled pieces of the last whole line an emitter recorded (the code ends with a newline). Each scope opened
  * is its parent's style merged with the theme's for it, and adjacent text of
  * the same style object makes one piece (what painting highlight.js's HTML

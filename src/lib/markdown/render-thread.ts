@@ -24,7 +24,8 @@ export type RenderRequest =
   | {type: 'end'; id: number}
 
 /** `pushes`: how many pushes of `answer` are rendered, this output included. */
-export type RenderReply = {out: string; answer: number; pushes: number} | {done: number}
+/** `preview`: the renderer's `preview()` after this output (a table being read). */
+export type RenderReply = {out: string; answer: number; pushes: number; preview: string} | {done: number}
 
 export const REPLIES = 0
 export const READY = 1
@@ -99,12 +100,17 @@ class Session {
     this.beat()
   }
 
-  /** What is rendered and not yet sent goes now. */
+  /** The preview last sent. */
+  private preview = ''
+
+  /** What is rendered and not yet sent goes now, with the preview when either changed. */
   send(): void {
-    if (this.out === '') return
+    const preview = this.renderer?.preview() ?? ''
+    if (this.out === '' && preview === this.preview) return
     const text = this.out
     this.out = ''
-    this.reply({out: text, answer: this.answer, pushes: this.pushes})
+    this.preview = preview
+    this.reply({out: text, answer: this.answer, pushes: this.pushes, preview})
   }
 
   private async settle(r: MarkdownRenderer): Promise<void> {
@@ -119,6 +125,7 @@ class Session {
       case 'start':
         // What the answer before left unsent was cut short with it.
         this.out = ''
+        this.preview = ''
         this.pushes = 0
         this.answer = req.answer
         this.columns = req.columns
@@ -187,7 +194,9 @@ export function serve(port: MessagePort, words: Int32Array): void {
   })
   tuneCompiler()
   prewarm()
-  Atomics.store(words, READY, 1)
+  // Ready once every grammar is compiled (highlight.ts compileLanguages): a fence handed over never waits for one.
+  const ready = () => Atomics.store(words, READY, 1)
+  import('./highlight.js').then((m) => m.compileLanguages()).then(ready, ready)
 }
 
 if (workerData?.jpRenderWorker) serve(workerData.port as MessagePort, new Int32Array(workerData.words as SharedArrayBuffer))

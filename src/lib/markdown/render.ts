@@ -532,14 +532,53 @@ export class MarkdownRenderer {
       if (!this.oneLineHeading(h[1].length, text, width)) this.heading(h[1].length, this.inlineTokens(text), {width, first: [], rest: []})
       return
     }
-    const t = kind === 'table' && this.opts.quick !== false ? quickTable(source) : undefined
-    if (t) {
-      const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
-      this.out += this.tableRows(rows, {width, first: [], rest: []})
+    if (kind === 'table') {
+      this.out += this.tableText(source, width)
       return
     }
     const tokens = this.opts.md.parse(source, {})
     this.blockTokens(tokens, 0, tokens.length, {width, first: [], rest: []})
+  }
+
+  /** A table block's bytes at `width` (nothing else rendered is touched: the preview uses it too). */
+  private tableText(source: string, width: number): string {
+    const ctx: Ctx = {width, first: [], rest: []}
+    const t = this.opts.quick !== false ? quickTable(source) : undefined
+    if (t) {
+      const rows = t.rows.map((row, r) => row.map((content, k) => ({children: this.inlineTokens(content), header: r === 0, align: t.aligns[k]})))
+      return this.tableRows(rows, ctx)
+    }
+    const before = this.out
+    this.out = ''
+    const tokens = this.opts.md.parse(source, {})
+    this.blockTokens(tokens, 0, tokens.length, ctx)
+    const out = this.out
+    this.out = before
+    return out
+  }
+
+  /** The last preview, kept while the table's source is the same. */
+  private previewed: {source: string; width: number; out: string} | undefined
+
+  /**
+   * What a table being read would show if it ended now (its blank line
+   * before it included), for a live region the printer draws below the
+   * output and erases before anything else is written (printer.ts
+   * `setLive`): its rows show as they come, at the widths they give so far,
+   * while what `push` returns stays the table drawn once, when its last
+   * line is known (so the bytes do not depend on chunking, and what is
+   * copied is the finished table). '' when no table is open, or while the
+   * renderer waits for its highlighter.
+   */
+  preview(): string {
+    if (this.loading || this.held.length > 0) return ''
+    const source = this.splitter.openTable()
+    if (source === undefined) return ''
+    const width = this.width()
+    if (this.previewed?.source === source && this.previewed.width === width) return this.previewed.out
+    const out = showFormatChars((this.wrote ? '\n' : '') + this.tableText(source, width))
+    this.previewed = {source, width, out}
+    return out
   }
 
   /** The inline tokens markdown-it gives `src` as a paragraph's, heading's or item's content (src trimmed, one line). */

@@ -152,6 +152,18 @@ export class BlockSplitter {
     return this.mode.kind === 'none' && this.pos === this.text.length && this.out.length === 0
   }
 
+  /**
+   * The table being read, as its source so far (its complete lines, and the
+   * unfinished one when it starts as a row does), for a preview drawn while
+   * it streams (render.ts `preview`); undefined when no table is open.
+   */
+  openTable(): string | undefined {
+    const m = this.mode
+    if (m.kind !== 'lines' || m.block !== 'table') return undefined
+    const rest = this.text.slice(this.pos)
+    return TABLE_LEAD.test(rest) ? m.lines.join('\n') + '\n' + rest : m.lines.join('\n')
+  }
+
   private take(): SplitEvent[] {
     const out = this.out
     this.out = []

@@ -86,7 +86,7 @@ export class RenderWorker {
   /** The answer being rendered: output of any other is dropped. */
   private answer = 0
   /** Where the current answer's output goes (the printer's stdout channel). */
-  private sink: (text: string) => void = () => {}
+  private sink: (text: string, preview: string) => void = () => {}
   private exited = false
 
   /** Undefined where a second thread cannot help (one core) or the built worker is missing. */
@@ -168,7 +168,7 @@ export class RenderWorker {
   private rendered: (pushes: number) => void = () => {}
 
   /** A new answer from here: the sink and the count of what is rendered are its own. */
-  begin(options: Omit<RendererOptions, 'columns'>, columns: number, sink: (text: string) => void, rendered: (pushes: number) => void): void {
+  begin(options: Omit<RendererOptions, 'columns'>, columns: number, sink: (text: string, preview: string) => void, rendered: (pushes: number) => void): void {
     this.answer++
     this.sink = sink
     this.rendered = rendered
@@ -179,7 +179,7 @@ export class RenderWorker {
     if ('out' in m) {
       if (m.answer !== this.answer) return
       this.rendered(m.pushes)
-      this.sink(m.out)
+      this.sink(m.out, m.preview)
     } else this.done = Math.max(this.done, m.done)
   }
 
@@ -210,6 +210,8 @@ export class HandOffStream implements MarkdownStream {
   private unanswered: string[] = []
   /** How many pushes `unanswered[0]` comes after. */
   private answered = 0
+  /** The worker's last preview (a table being read: markdown/render.ts `preview`). */
+  private remotePreview = ''
   /** Nothing was sent to the worker since it last gave everything back (a sync then has nothing to wait for). */
   private settled = true
 
@@ -283,6 +285,10 @@ export class HandOffStream implements MarkdownStream {
     return this.remote ? '' : this.local.take()
   }
 
+  preview(): string {
+    return this.remote ? this.remotePreview : this.local.preview()
+  }
+
   get waiting(): Promise<void> | undefined {
     return this.remote ? undefined : this.local.waiting
   }
@@ -343,7 +349,10 @@ export class HandOffStream implements MarkdownStream {
     this.worker!.begin(
       {...this.options, ...idle},
       this.columns(),
-      (text) => this.sink(text),
+      (text, preview) => {
+        this.remotePreview = preview
+        this.sink(text)
+      },
       (pushes) => {
         if (pushes <= this.answered) return
         this.unanswered.splice(0, pushes - this.answered)
@@ -372,6 +381,7 @@ export class HandOffStream implements MarkdownStream {
 
   /** The worker failed: the text it had not answered for, as it came (as when the renderer cannot load). */
   private lost(): string {
+    this.remotePreview = ''
     const text = this.unanswered.join('') + this.input
     this.unanswered = []
     this.input = ''

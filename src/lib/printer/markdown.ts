@@ -30,6 +30,8 @@ export interface MarkdownStream {
   hurry?(how: Hurry): void
   /** The answer will not go on (the printer closed). */
   stop?(): void
+  /** What a table being read would show if it ended now, for the printer's live region ('' when none: markdown/render.ts `preview`). */
+  preview?(): string
 }
 
 /**
@@ -195,6 +197,10 @@ export class LoadingStream implements MarkdownStream {
   /** Before it loads it has shown nothing, so no line of its own was broken. */
   lineBroken(): void {
     this.inner?.lineBroken()
+  }
+
+  preview(): string {
+    return this.inner?.preview?.() ?? ''
   }
 
   /** A render worker's stream (once loaded) gives back what it holds. */

@@ -122,7 +122,77 @@ class Channel {
     this.pending += text
     this.atLineStart = text.charCodeAt(text.length - 1) === 10
     if (this.pending.length >= FLUSH_AT) this.flush()
-    else if (this.gathering === undefined && !this.blocked) {
+    else this.schedule()
+  }
+
+  /**
+   * The live region (a table being read: markdown/render.ts `preview`):
+   * drawn below what is written, on the terminal only, erased and drawn
+   * again with every write, and erased for good before anything else is
+   * written or a prompt opens (`dropLive`), so what stays on the screen and
+   * in the scrollback is only what was written. It is drawn only where the
+   * written text ended its line and no prompt is open, and never taller
+   * than the screen less a row (its top could not be erased once scrolled
+   * off): a taller one shows its last rows.
+   */
+  private live = ''
+  /** The rows of the live region on the screen now (the cursor is on the row below them, at its start). */
+  private liveShown: string[] = []
+
+  /** Where the live region's text comes from, asked when the channel flushes (at most twice a macrotask, not at every token). */
+  private liveSource: (() => string) | undefined
+
+  /** The live region's text may have changed: `source` gives it when the channel next flushes (undefined: none). */
+  setLive(source: (() => string) | undefined): void {
+    if (this.closed || !this.line || (source === undefined && this.liveSource === undefined && this.live === '')) return
+    this.liveSource = source
+    this.liveChanged = true
+    this.schedule()
+  }
+
+  private liveChanged = false
+
+  /** Erases the live region now (something else is about to be written); it is drawn again when set again. */
+  dropLive(): void {
+    this.live = ''
+    this.liveSource = undefined
+    this.liveChanged = false
+    if (this.liveShown.length === 0 || this.closed) return
+    const rows = this.liveShown.length
+    this.liveShown = []
+    this.send(eraseRows(rows), 'utf8')
+  }
+
+  /** The rows of the live region to draw now (none: not drawn). */
+  private liveRows(): string[] {
+    if (this.live === '' || !this.atLineStart) return []
+    const lines = this.live.split('\n')
+    if (lines[lines.length - 1] === '') lines.pop()
+    const room = Math.max(0, ((this.stream as {rows?: number}).rows || 24) - 1)
+    return lines.length > room ? lines.slice(lines.length - room) : lines
+  }
+
+  /**
+   * The bytes that put the live region's new rows where its old ones are,
+   * after `data` (written text, placed). With no text between, only the
+   * rows from the first that changed are drawn again: as a table's
+   * unfinished row grows, that is the row and the border below it, not
+   * the whole table at every token.
+   */
+  private redrawLive(data: string): string {
+    const old = this.liveShown
+    const rows = this.liveRows()
+    let same = 0
+    if (data === '') while (same < old.length && same < rows.length && old[same] === rows[same]) same++
+    this.liveShown = rows
+    if (data === '' && same === old.length && same === rows.length) return ''
+    const erase = old.length > same ? eraseRows(old.length - same) : ''
+    const drawn = rows.slice(same)
+    return erase + data + (drawn.length > 0 ? drawn.join('\n') + '\n' : '')
+  }
+
+  private schedule(): void {
+    if (this.gathering === undefined && !this.blocked) {
       this.gathering = setImmediate(() => (this.gathering = undefined))
       this.flush()
     } else this.scheduled ??= setImmediate(() => this.flush())
@@ -152,17 +222,24 @@ class Channel {
       clearImmediate(this.scheduled)
       this.scheduled = undefined
     }
-    if (this.pending.length === 0 || this.closed) return
+    if ((this.pending.length === 0 && !this.liveChanged) || this.closed) return
     const data = this.pending
     this.pending = ''
+    if (this.liveChanged) this.live = this.liveSource?.() ?? ''
+    this.liveChanged = false
     if (this.line && (openPrompt() ?? shownFooter())) {
+      // Nothing live under a prompt (it is dropped when one opens).
+      this.dropLive()
+      if (data === '') return
       // A prompt is open on this terminal: print above it, never into it,
       // continuing the unfinished line (on the terminal only: piped output
       // never reaches this branch).
       const line = this.line
       writeAbovePrompt(() => this.send(line.place(data, true), 'utf8'))
     } else if (this.line) {
-      this.send(this.line.place(data, false), 'utf8')
+      // What is written replaces the live region, drawn again below it.
+      const bytes = this.redrawLive(data === '' ? '' : this.line.place(data, false))
+      if (bytes !== '') this.send(bytes, 'utf8')
     } else {
       this.send(data, 'utf8')
     }
@@ -235,6 +312,11 @@ class Channel {
   }
 }
 
+/** Back to the start of the row `rows` above (the first of a live region the cursor is below), erasing from there down. */
+function eraseRows(rows: number): string {
+  return `\r\x1b[${rows}A\x1b[J`
+}
+
 const RESOLVED = Promise.resolve()
 
 export class Printer {
@@ -272,7 +354,7 @@ export class Printer {
     // Any output ends the status line first (erased before the text lands).
     this.out = new Channel(stdout, () => (this.status?.stop(), this.err.flush()), stdoutTTY, stdoutTTY ? line : undefined)
     // ...and, the answer being rendered on another thread, what it has rendered so far lands first.
-    this.err = new Channel(stderr, () => (this.status?.stop(), this.syncAssistant(), this.out.flush()), stderrTTY, stderrTTY ? line : undefined)
+    this.err = new Channel(stderr, () => (this.status?.stop(), this.syncAssistant(), this.out.dropLive(), this.out.flush()), stderrTTY, stderrTTY ? line : undefined)
     if (line) this.followPrompts(line)
     this.openPromptWriterImpl = options.openPromptWriter ?? openTtyWriteStream
     this.markdown = {
@@ -307,7 +389,8 @@ export class Printer {
   private followPrompts(line: TerminalLine): void {
     const channel = () => (this.out.line ? this.out : this.err)
     const unclaim = onPromptClaim(() => {
-      // What is pending is written first, where the line stands.
+      // What is pending is written first, where the line stands (nothing live: a prompt draws below it).
+      this.out.dropLive()
       this.flushSync()
       channel().sendRaw(line.lift())
     })
@@ -340,7 +423,15 @@ export class Printer {
   private rendered(text: string): void {
     if (this.inOrder(() => this.rendered(text))) return
     this.out.write(text)
+    this.showLive()
   }
+
+  /** The assistant's table being read, live below its text (Channel.setLive). */
+  private showLive(): void {
+    this.out.setLive(this.assistantMd?.preview ? this.livePreview : undefined)
+  }
+
+  private readonly livePreview = (): string => this.assistantMd?.preview?.() ?? ''
 
   /** Runs `write` now, or after the held writes when a renderer is waiting for its highlighter. */
   private inOrder(write: () => void): boolean {
@@ -374,6 +465,7 @@ export class Printer {
   startStatus(label: string | StatusText, suffix?: (elapsedMs: number) => string): () => void {
     const tty = this.promptWriter()
     if (!tty) return () => {}
+    this.out.dropLive()
     this.flushSync()
     this.status ??= new StatusLine({write: (text) => void tty.write(text), columns: () => (tty as {columns?: number}).columns})
     return this.status.start(typeof label === 'string' ? sanitizeUntrusted(label) : label, suffix)
@@ -407,6 +499,7 @@ export class Printer {
         if (this.hurried) this.assistantMd.hurry?.(this.hurried)
       }
       this.out.write(this.assistantMd.push(chunk))
+      this.showLive()
       this.whenWaiting(this.assistantMd, this.out)
       return
     }
@@ -425,6 +518,7 @@ export class Printer {
     if (this.assistantMd) {
       const md = this.assistantMd
       this.assistantMd = undefined
+      this.out.setLive(undefined)
       this.out.write(md.end())
       this.whenWaiting(md, this.out)
       if (this.inOrder(() => this.endAssistant())) return
@@ -517,6 +611,7 @@ export class Printer {
     if (this.inOrder(() => this.cutAssistant())) return
     const md = this.assistantMd
     if (md?.cut) this.out.write(md.cut())
+    this.showLive()
   }
 
   /** The cut answer goes on after all (`c` at the menu): the renderer as before the cut, below the menu. */
@@ -625,7 +720,8 @@ export class Printer {
     if (this.queueLine) return this.queueLine.line.update(clean)
     const tty = this.promptWriter()
     if (!tty || this.closed) return
-    // What is pending lands first, where the line stands.
+    // What is pending lands first, where the line stands (nothing live: the footer draws below it).
+    this.out.dropLive()
     this.flushSync()
     const line = new QueueLine(clean, {write: (data) => void tty.write(data), columns: () => (tty as {columns?: number}).columns, color: this.color})
     this.queueLine = {line, hide: showFooter(line)}
@@ -678,6 +774,8 @@ export class Printer {
     this.closed = true
     this.status?.stop()
     this.flushSync()
+    // What was never written (a table still being read) does not stay on the screen.
+    this.out.dropLive()
     this.assistantMd?.stop?.()
     this.closeMarkdown?.()
     this.unfollow?.()
