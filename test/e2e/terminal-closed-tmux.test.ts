@@ -64,10 +64,14 @@ fs.writeFileSync(${JSON.stringify(ended)}, r.signal ?? String(r.status))\n`,
 
   // While jp starts (node loading, the request on its way), while the answer streams, while the worker renders.
   for (const afterMs of [150, 200, 250, 300, 350, 400, 550, 1500]) {
-    it(`kill-server ${afterMs} ms after the start: exit 129, stderr clean`, async () => {
+    it(`kill-server ${afterMs} ms after the start: ended by the hang-up (129), stderr clean`, async () => {
       const {status, stderr} = await closeAfter(afterMs)
       expect(stderr, stderr).not.to.match(/Assertion|ResetStdio|node::|Native stack|EIO|Error/)
-      expect(status, stderr).to.equal(String(HANGUP))
+      // A hang-up that lands while Node itself is still starting (a loaded machine can take 400 ms
+      // for that) ends jp by the signal's default action before any of jp's code runs — what any
+      // program does; from 550 ms on jp is running, and its own exit is 129.
+      if (afterMs < 550) expect([String(HANGUP), 'SIGHUP'], stderr).to.include(status)
+      else expect(status, stderr).to.equal(String(HANGUP))
       expect(stderr.split('\n').filter((l) => l.trim() !== '' && !STARTUP.test(l)).length, stderr).to.be.at.most(1)
     })
   }
