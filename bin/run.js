@@ -25,6 +25,7 @@ async function main() {
 async function answeredLean(argv) {
   // `jp query` on a terminal: its Query: prompt drawn while the CLI loads behind it (src/lib/cli/early-prompt.ts); the CLI still runs.
   if (opensQueryPrompt(argv)) {
+    openStdio()
     await require('../dist/prompt.cjs').drawEarlyPrompt({root, env: process.env})
     return false
   }
@@ -98,6 +99,7 @@ function firstStdout() {
 }
 
 async function runCli() {
+  openStdio()
   const {loadBundle} = require('./load.js')
   // Node 22.1+: V8's compile cache for everything loaded the ordinary way
   // (plugins). Asked only there: require('node:module') sets up the
@@ -109,6 +111,23 @@ async function runCli() {
   // src/lib/editor/plugins.ts): once the command is done, nothing of jp's is
   // pending, so end the process rather than wait on the plugin.
   if (globalThis[Symbol.for('jp.pluginHooksRan')]) process.exit()
+}
+
+/**
+ * Opens stdout and stderr before the CLI does. A terminal that hangs up
+ * while Node starts can still look like a terminal when Node asks what
+ * fd 1 is, then be gone when it opens it: Node throws ERR_TTY_INIT_FAILED
+ * from the stream's getter, wherever jp first writes. That is the hang-up
+ * arriving early, so it ends jp as the hang-up does (129), with no stack.
+ */
+function openStdio() {
+  try {
+    void process.stdout
+    void process.stderr
+  } catch (error) {
+    if (error?.code === 'ERR_TTY_INIT_FAILED') process.exit(129)
+    throw error
+  }
 }
 
 /** Whether this Node has module.enableCompileCache() (22.1 and later). */
