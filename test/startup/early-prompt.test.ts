@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {BIN, makeSandbox, ROOT, runJp, type Sandbox} from '../helpers/cli.js'
 import {keys, spawnPty, type PtySession} from '../helpers/pty.js'
 
-/** The early picture's erase (cli/early-prompt.ts EARLY_PROMPT_ERASE) and the real prompt's bracketed paste. */
+/** The early picture's erase (terminal/early-picture.ts EARLY_PROMPT_ERASE) and the real prompt's bracketed paste. */
 const ERASE = '\r\u001B[J'
 const REAL_PROMPT = '\u001B[?2004h'
 

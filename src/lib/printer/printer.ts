@@ -20,6 +20,7 @@ import {createSanitizer, type Sanitizer} from './sanitize.js'
 import type {Hurry, MarkdownStream, PrinterMarkdown} from './markdown.js'
 import {registerRestore} from '../terminal/restore.js'
 import {TerminalLine} from '../terminal/line.js'
+import {eraseRowsAbove} from '../terminal/live-rows.js'
 import {onPromptClaim, onPromptRelease, openPrompt, showFooter, shownFooter, writeAbovePrompt} from '../terminal/owner.js'
 import {openTtyWriteStream} from '../terminal/tty.js'
 import {QueueLine} from './queue-line.js'
@@ -160,7 +161,7 @@ class Channel {
     if (this.liveShown.length === 0 || this.closed) return
     const rows = this.liveShown.length
     this.liveShown = []
-    this.send(eraseRows(rows), 'utf8')
+    this.send(eraseRowsAbove(rows), 'utf8')
   }
 
   /** The rows of the live region to draw now (none: not drawn). */
@@ -186,7 +187,7 @@ class Channel {
     if (data === '') while (same < old.length && same < rows.length && old[same] === rows[same]) same++
     this.liveShown = rows
     if (data === '' && same === old.length && same === rows.length) return ''
-    const erase = old.length > same ? eraseRows(old.length - same) : ''
+    const erase = old.length > same ? eraseRowsAbove(old.length - same) : ''
     const drawn = rows.slice(same)
     return erase + data + (drawn.length > 0 ? drawn.join('\n') + '\n' : '')
   }
@@ -310,11 +311,6 @@ class Channel {
     this.flush()
     await this.lastWrite
   }
-}
-
-/** Back to the start of the row `rows` above (the first of a live region the cursor is below), erasing from there down. */
-function eraseRows(rows: number): string {
-  return `\r\x1b[${rows}A\x1b[J`
 }
 
 const RESOLVED = Promise.resolve()
