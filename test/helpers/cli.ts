@@ -85,7 +85,8 @@ export function makeSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
  * of the same length, with the template's path rewritten wherever jp recorded
  * it (the trusted-workspaces file holds absolute paths) and in the env. A
  * case changes its copy freely; copying costs a few milliseconds, a `jp`
- * spawn ~0.3 s of CPU.
+ * spawn ~0.3 s of CPU. What jp keys by a hash of a path does not carry over
+ * (the active conversation outside a workspace): use `snapshotSandbox` there.
  */
 export function copySandbox(template: Sandbox): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'jp-test-'))
@@ -105,6 +106,28 @@ export function copySandbox(template: Sandbox): Sandbox {
   for (const [k, v] of Object.entries(template.env)) env[k] = v?.startsWith(template.dir) ? dir + v.slice(template.dir.length) : v
   const moved = (p: string) => dir + p.slice(template.dir.length)
   return {dir, home: moved(template.home), cwd: moved(template.cwd), env, cleanup: () => rmSync(dir, {recursive: true, force: true})}
+}
+
+/**
+ * Keeps what `sb` holds now (after a file's one-time set-up) and puts it back,
+ * at the same paths, with `reset()` before each case. For set-up that jp keys
+ * by a hash of a path (the active conversation outside a workspace, drafts),
+ * which a copy under another directory (`copySandbox`) would lose. The cases
+ * of a file run one after another, so one directory serves them all.
+ */
+export function snapshotSandbox(sb: Sandbox): {reset(): void; cleanup(): void} {
+  const kept = mkdtempSync(join(tmpdir(), 'jp-test-kept-'))
+  cpSync(sb.dir, kept, {recursive: true, verbatimSymlinks: true})
+  return {
+    reset() {
+      rmSync(sb.dir, {recursive: true, force: true})
+      cpSync(kept, sb.dir, {recursive: true, verbatimSymlinks: true})
+    },
+    cleanup() {
+      sb.cleanup()
+      rmSync(kept, {recursive: true, force: true})
+    },
+  }
 }
 
 /** A sandbox whose workspace `jp init --yes` (or `jp INIT_ARGS`) has initialised and trusted; fails when init does. */
