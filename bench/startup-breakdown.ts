@@ -33,8 +33,10 @@ let mark = t0
 const lap = (name) => { const now = performance.now(); phases[name] = now - mark; mark = now }
 process.on('exit', () => { lap('exit'); writeSync(2, 'PHASES ' + JSON.stringify(phases) + '\\n') })
 let answered = false
-if (existsSync(root + '/dist/first.js')) {
-  const {answerFirst} = await import(root + '/dist/first.js')
+// dist/first.cjs since issue 40 (dist/first.js in an older build).
+const firstModule = [root + '/dist/first.cjs', root + '/dist/first.js'].find((f) => existsSync(f))
+if (firstModule) {
+  const {answerFirst} = await import(firstModule)
   // DEBUG is on for oclif's markers below: the first answer is asked as bin/run.js asks it, without it.
   answered = await answerFirst({argv: args, root, env: {...process.env, DEBUG: ''}, stdout: process.stdout})
   lap('first module and its answer')
@@ -43,7 +45,7 @@ if (!answered) {
   const {loadBundle} = await import(root + '/bin/load.js')
   const {execute} = loadBundle(root + '/dist/jp.cjs').exports
   lap('bundle load')
-  await execute({args, dir: root + '/bin/run.js'})
+  await execute({args, dir: root})
   lap('oclif')
 }
 `

@@ -12,16 +12,23 @@
 // missing, stale or rejected cache just means a normal compile. The module is
 // entered in require's cache, so oclif's require() of the same file
 // (commands, hooks) gets this instance, not a second copy.
-import {readFileSync} from 'node:fs'
-import Module, {createRequire} from 'node:module'
-import {dirname} from 'node:path'
-import vm from 'node:vm'
+//
+// CommonJS (bin/package.json), so a start-up never sets up Node's ES-module
+// loader (issue 40); ES modules (scripts, tests) import it all the same.
+'use strict'
+const {readFileSync} = require('node:fs')
+const {dirname} = require('node:path')
+const vm = require('node:vm')
+// CommonJS's own Module class: require('node:module') would set up the
+// ES-module loader (it carries module.register()).
+const Module = module.constructor
+const {createRequire} = Module
 
 const ID_BYTES = 20
 const ID_LINE = /\/\/# jp-build-id ([0-9a-f]{40})\n$/
 
 /** The build id the bundle text ends with (20 bytes), or undefined for a bundle without one. */
-export function buildId(source) {
+function buildId(source) {
   const hex = ID_LINE.exec(source.subarray(Math.max(0, source.length - 64)).toString('latin1'))?.[1]
   return hex === undefined ? undefined : Buffer.from(hex, 'hex')
 }
@@ -31,7 +38,7 @@ export function buildId(source) {
  * (whose createCachedData() the build uses). `useCache: false` compiles from
  * source, as the build does before producing the cache.
  */
-export function loadBundle(file, {useCache = true} = {}) {
+function loadBundle(file, {useCache = true} = {}) {
   const cached = Module._cache[file]
   if (cached) return {exports: cached.exports, script: undefined}
   const source = readFileSync(file)
@@ -49,7 +56,8 @@ export function loadBundle(file, {useCache = true} = {}) {
   const script = new vm.Script(wrapped, {filename: file, cachedData})
   // The bundle's import() calls (oclif loading ESM plugins) come here: on
   // Node 20, code restored from the cache cannot run import() itself
-  // (scripts/build.js, routeDynamicImports).
+  // (scripts/build.js, routeDynamicImports). An import() from a CommonJS
+  // module: the ES-module loader is set up only when one is called.
   globalThis[Symbol.for('jp.import')] ??= (specifier) => import(specifier)
   const mod = new Module(file, undefined)
   mod.filename = file
@@ -64,3 +72,5 @@ export function loadBundle(file, {useCache = true} = {}) {
   mod.loaded = true
   return {exports: mod.exports, script, cacheRejected: cachedData ? script.cachedDataRejected : undefined}
 }
+
+module.exports = {buildId, loadBundle}

@@ -1,29 +1,42 @@
 #!/usr/bin/env node
-import {fstatSync, writeSync} from 'node:fs'
-import {fileURLToPath} from 'node:url'
+// CommonJS (bin/package.json), and so is everything it loads on jp's common
+// paths (dist/first.cjs, dist/prompt.cjs, dist/pick.cjs, dist/jp.cjs): Node
+// then never sets up its ES-module loader, 15-25 ms of CPU at every start
+// (issue 40). Only an import() (an ES-module plugin) sets it up, when called.
+'use strict'
+const {fstatSync, writeSync} = require('node:fs')
+const {join} = require('node:path')
 
+// The package's root, named to oclif (whose own search from a file here would stop at bin/package.json).
+const root = join(__dirname, '..')
 const args = globalFlagsAfterCommand(process.argv.slice(2))
-if (!(await answeredLean(args))) await runCli()
+
+// A rejection is reported as an uncaught error (exit status 1), as the top-level await was.
+main()
+
+async function main() {
+  if (!(await answeredLean(args))) await runCli()
+}
 
 /**
  * The lean entries, asked before the CLI loads, each a small module of its
  * own chosen by argv alone; true when one answered (the CLI is not needed).
  */
 async function answeredLean(argv) {
-  const root = fileURLToPath(new URL('..', import.meta.url))
   // `jp query` on a terminal: its Query: prompt drawn while the CLI loads behind it (src/lib/cli/early-prompt.ts); the CLI still runs.
   if (opensQueryPrompt(argv)) {
-    await (await import('../dist/prompt.js')).drawEarlyPrompt({root, env: process.env})
+    openStdio()
+    await require('../dist/prompt.cjs').drawEarlyPrompt({root, env: process.env})
     return false
   }
   // `jp conversation use` with no ID, `jp query --resume`: the resume picker drawn without the CLI (src/lib/cli/pick-first.ts);
   // false when the CLI must run the command (for the query: after the choice).
   if (opensResumePicker(argv)) {
-    const {loadBundle} = await import('./load.js')
-    return loadBundle(fileURLToPath(new URL('../dist/pick.cjs', import.meta.url))).exports.pickFirst({argv, root, env: process.env, cwd: process.cwd()})
+    const {loadBundle} = require('./load.js')
+    return loadBundle(join(root, 'dist', 'pick.cjs')).exports.pickFirst({argv, root, env: process.env, cwd: process.cwd()})
   }
   // `jp --version` and the recorded help, when nothing can change them, without loading the CLI (src/lib/cli/first.ts).
-  return mayAnswerFirst(argv) && (await (await import('../dist/first.js')).answerFirst({argv, root, env: process.env, stdout: firstStdout()}))
+  return mayAnswerFirst(argv) && (await require('../dist/first.cjs').answerFirst({argv, root, env: process.env, stdout: firstStdout()}))
 }
 
 /**
@@ -86,15 +99,41 @@ function firstStdout() {
 }
 
 async function runCli() {
-  const [{default: Module}, {loadBundle}] = await Promise.all([import('node:module'), import('./load.js')])
-  // Node 22.1+: V8's compile cache for everything loaded the ordinary way (plugins).
-  Module.enableCompileCache?.()
-  const {execute} = loadBundle(fileURLToPath(new URL('../dist/jp.cjs', import.meta.url))).exports
-  await execute({args, dir: import.meta.url})
+  openStdio()
+  const {loadBundle} = require('./load.js')
+  // Node 22.1+: V8's compile cache for everything loaded the ordinary way
+  // (plugins). Asked only there: require('node:module') sets up the
+  // ES-module loader (it carries module.register()), and Node 20 has no such cache.
+  if (hasCompileCache()) require('node:module').enableCompileCache()
+  const {execute} = loadBundle(join(root, 'dist', 'jp.cjs')).exports
+  await execute({args, dir: root})
   // A plugin's editor-backend hook may leave a timer or socket alive (see
   // src/lib/editor/plugins.ts): once the command is done, nothing of jp's is
   // pending, so end the process rather than wait on the plugin.
   if (globalThis[Symbol.for('jp.pluginHooksRan')]) process.exit()
+}
+
+/**
+ * Opens stdout and stderr before the CLI does. A terminal that hangs up
+ * while Node starts can still look like a terminal when Node asks what
+ * fd 1 is, then be gone when it opens it: Node throws ERR_TTY_INIT_FAILED
+ * from the stream's getter, wherever jp first writes. That is the hang-up
+ * arriving early, so it ends jp as the hang-up does (129), with no stack.
+ */
+function openStdio() {
+  try {
+    void process.stdout
+    void process.stderr
+  } catch (error) {
+    if (error?.code === 'ERR_TTY_INIT_FAILED') process.exit(129)
+    throw error
+  }
+}
+
+/** Whether this Node has module.enableCompileCache() (22.1 and later). */
+function hasCompileCache() {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  return major > 22 || (major === 22 && minor >= 1)
 }
 
 /**

@@ -3,8 +3,8 @@
 //   dist/jp.cjs          the CLI: oclif and the commands (bin/run.js loads it)
 //   dist/lib/index.js    the library entries for plugins and embedders (package "exports"),
 //   dist/lib/testing.js  sharing dist/lib/chunks/
-//   dist/first.js        what bin/run.js answers before loading the CLI
-//   dist/prompt.js       the Query: prompt bin/run.js draws while the CLI loads
+//   dist/first.cjs       what bin/run.js answers before loading the CLI
+//   dist/prompt.cjs      the Query: prompt bin/run.js draws while the CLI loads
 //   dist/pick.cjs        the resume picker's lean start-up (bin/run.js, before the CLI)
 //   dist/render-worker.cjs  the thread a long answer is rendered on
 // then the oclif manifest (scripts/manifest.js), the V8 code caches of the
@@ -152,13 +152,25 @@ function asciiOnly(text) {
  * from an ordinary ES module instead. Found through TypeScript's parser, so
  * strings and comments that mention import() are left alone. Every such
  * specifier here is absolute (a file: URL or a built-in), so resolving it from
- * bin/load.js is the same as from the bundle.
+ * bin/load.js is the same as from the bundle. A built-in (`import('node:fs')`,
+ * which esbuild leaves as it is) becomes a require() instead: an import()
+ * sets up Node's ES-module loader, 15-25 ms of CPU, and jp's start-up never
+ * needs it otherwise (issue 40). Every such import in src/ takes named
+ * exports, which a built-in's require() has too.
  */
 function routeDynamicImports(text) {
   const file = ts.createSourceFile('jp.cjs', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS)
-  const starts = []
+  const edits = []
   const visit = (node) => {
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(file))
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments
+      const start = node.expression.getStart(file)
+      if (node.arguments.length === 1 && ts.isStringLiteral(arg) && arg.text.startsWith('node:')) {
+        edits.push({start, end: node.end, text: `Promise.resolve().then(() => require(${JSON.stringify(arg.text)}))`})
+      } else {
+        edits.push({start, end: start + 'import'.length, text: '__jpImport'})
+      }
+    }
     ts.forEachChild(node, visit)
   }
   visit(file)
@@ -166,10 +178,10 @@ function routeDynamicImports(text) {
   const banner = text.indexOf('((specifier) => import(specifier))')
   let out = ''
   let at = 0
-  for (const start of starts) {
-    if (banner >= 0 && start > banner && start < banner + 40) continue
-    out += text.slice(at, start) + '__jpImport'
-    at = start + 'import'.length
+  for (const edit of edits) {
+    if (banner >= 0 && edit.start > banner && edit.start < banner + 40) continue
+    out += text.slice(at, edit.start) + edit.text
+    at = edit.end
   }
   return out + text.slice(at)
 }
@@ -190,13 +202,12 @@ await build({
 // module of its own, a few kB, so `jp --version` and the recorded help load no bundle.
 // Its colour check takes oclif's own copies of what oclif's help asks (supports-color, ansis).
 const oclifRequire = createRequire(createRequire(join(root, 'package.json')).resolve('@oclif/core'))
+// CommonJS, as bin/run.js is: required, so Node never sets up its ES-module loader (issue 40).
 await build({
   ...common,
   entryPoints: ['src/lib/cli/first.ts'],
-  outfile: 'dist/first.js',
-  format: 'esm',
-  // supports-color is CommonJS and requires node: built-ins.
-  banner: {js: "import {createRequire as __jpCreateRequire} from 'node:module';\nconst require = __jpCreateRequire(import.meta.url);"},
+  outfile: 'dist/first.cjs',
+  format: 'cjs',
   alias: {ansis: oclifRequire.resolve('ansis'), 'supports-color': oclifRequire.resolve('supports-color')},
 })
 
@@ -205,8 +216,8 @@ await build({
 await build({
   ...common,
   entryPoints: ['src/lib/cli/early-prompt.ts'],
-  outfile: 'dist/prompt.js',
-  format: 'esm',
+  outfile: 'dist/prompt.cjs',
+  format: 'cjs',
 })
 
 // The resume picker's lean start-up (src/lib/cli/pick-first.ts): `jp

@@ -22,7 +22,8 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {buildId, loadBundle} from ${JSON.stringify(pathToFileURL(join(root, 'bin/load.js')).href)}
 const file = ${JSON.stringify(file)}
 const {exports, script} = loadBundle(file, {useCache: false})
-const dir = ${JSON.stringify(pathToFileURL(join(root, 'bin/run.js')).href)}
+// The package's root: oclif's own search from bin/ would stop at bin/package.json.
+const dir = ${JSON.stringify(root)}
 for (const args of [['--help'], ['query', '--help'], ['conversation', 'edit', '--help']]) await exports.execute({dir, args})
 // One query against a local OpenAI-format server, so the query path is compiled too.
 const {createServer} = await import('node:http')

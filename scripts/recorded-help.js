@@ -26,7 +26,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, 'dist/recorded-help.json')
 rmSync(out, {force: true})
-const {VERSION_MARK, versionLine} = await import(pathToFileURL(join(root, 'dist/first.js')).href)
+const {VERSION_MARK, versionLine} = await import(pathToFileURL(join(root, 'dist/first.cjs')).href)
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const helpFlags = ['--help', ...(pkg.oclif.additionalHelpFlags ?? [])]
 const separator = pkg.oclif.topicSeparator ?? ':'
@@ -63,7 +63,7 @@ for (const args of lists) {
   const exit = process.exit
   process.exit = (code) => { got.ok = false; throw new Error('exit ' + code) }
   try {
-    await exports.execute({args, dir: ${JSON.stringify(pathToFileURL(join(root, 'bin/run.js')).href)}})
+    await exports.execute({args, dir: ${JSON.stringify(root)}})
     if (process.exitCode) got.ok = false
   } catch {
     got.ok = false

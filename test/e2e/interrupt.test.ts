@@ -6,38 +6,33 @@
 import {expect} from 'chai'
 import {readFileSync, rmSync} from 'node:fs'
 import {keys} from '../helpers/pty.js'
-import {fullText, startSlowServer, type SlowResponse, type SlowServer} from '../fixtures/e2e/slow-server.js'
-import {JpRun, REPLY_EDITOR, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
+import {fullText, type SlowResponse} from '../fixtures/e2e/slow-server.js'
+import {REPLY_EDITOR, slowRuns, type JpRun, type JpRunOptions} from '../fixtures/e2e/interrupt-run.js'
 
 const MENU = 'Interrupted [c,r,q,s,a,?]'
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
-/** A long answer, slow enough to interrupt at leisure. */
-const SLOW: SlowResponse = {text: words(60), intervalMs: 80}
+/** A long answer that holds after its 20th word until released: interrupted at leisure, never waited out. */
+const SLOW: SlowResponse = {text: words(60), intervalMs: 5, hold: 20}
 const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b/
 
 type Msg = {role: string; content: unknown}
 
+/** Every row the terminal holds, scrollback included, right-trimmed, as one text. */
+function allText(r: JpRun): string {
+  const buf = r.term.terminal.buffer.active
+  const rows: string[] = []
+  for (let i = 0; i < buf.length; i++) rows.push(buf.getLine(i)?.translateToString(true) ?? '')
+  return rows.join('\n').trimEnd()
+}
+
 describe('e2e: interrupting a streaming answer in a terminal', function () {
   this.timeout(60_000)
-  let server: SlowServer
-  let run: JpRun | undefined
+  const runs = slowRuns()
   /** Files a test made outside any sandbox: removed after it, passed or failed. */
-  const leftovers: string[] = []
-
-  afterEach(async () => {
-    for (const f of leftovers.splice(0)) rmSync(f, {force: true})
-    run?.dispose()
-    run = undefined
-    await server?.close()
-  })
-
-  async function start(script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}): Promise<JpRun> {
-    server = await startSlowServer(script)
-    run = new JpRun({baseUrl: server.baseUrl, ...opts})
-    return run.start()
-  }
+  const leftover = (f: string) => runs.teardown.add(() => rmSync(f, {force: true}))
+  const start = (script: SlowResponse[], opts: Omit<JpRunOptions, 'baseUrl'> = {}) => runs.start(script, opts)
 
   /** Waits for a few words of the answer, then types Ctrl+C and waits for the menu. */
   async function interrupt(r: JpRun, after = 'w3 '): Promise<void> {
@@ -46,7 +41,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     await r.term.waitForText(MENU)
   }
 
-  const messages = (i: number) => server.requests[i].json().messages as Msg[]
+  const messages = (i: number) => runs.server.requests[i].json().messages as Msg[]
   const messageEvents = (events: Array<{type: string; message?: string}>) => events.filter((e) => e.type === 'chat_response' && typeof e.message === 'string').map((e) => e.message!)
 
   it('r: the reply stops the stream, and the next request carries the partial answer and the reply as the new user message', async () => {
@@ -58,8 +53,8 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     r.term.send(keys.enter)
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
-    expect(server.requests).to.have.length(2)
-    expect(server.completed[0]).to.equal(false)
+    expect(runs.server.requests).to.have.length(2)
+    expect(runs.server.completed[0]).to.equal(false)
     const msgs = messages(1)
     const [assistant, user] = msgs.slice(-2)
     expect(user).to.deep.equal({role: 'user', content: 'please stop there'})
@@ -78,35 +73,46 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
 
   // What is stored is what was shown (issue 34): the word the renderer held back when Ctrl+C cut the answer
   // is shown before the menu opens, so the stored partial answer is all on screen and the next answer starts on its own line.
-  for (let size = 1; size <= 16; size++) {
-    it(`r after a cut mid-line (chunks of ${size}): the held-back word is shown before the menu opens, never glued to the next answer`, async () => {
-      const cut = 'Intro line.\n\nHello alpha beta'
+  // One jp session plays every chunk size: each reply's answer is the next size's cut answer (the renderer starts
+  // afresh for each answer), so 16 cuts cost one process start instead of 16.
+  it('r after a cut mid-line (chunks of 1 to 16): the held-back word is shown before the menu opens, never glued to the next answer', async () => {
+    const sizes = Array.from({length: 16}, (_, i) => i + 1)
+    // Same length as 'Intro line.' for every size, so the chunks cut where they always did; the tag tells the answers apart.
+    const cutOf = (size: number) => `Intro ln${String(size).padStart(2, '0')}.\n\nHello alpha beta`
+    const script: SlowResponse[] = sizes.map((size) => {
+      const cut = cutOf(size)
       const pieces: string[] = []
       for (let i = 0; i < cut.length; i += size) pieces.push(cut.slice(i, i + size))
-      // Every piece at once, then a pause the test never waits out: the answer stops after `beta`.
-      const r = await start([{text: [...pieces, ' never shown'], intervalMs: 30_000, burst: pieces.length}, {text: ['REPLY-ANSWER here.'], intervalMs: 1}])
-      await r.term.waitForText('Intro line.')
-      r.term.send(keys.ctrlC)
-      await r.term.waitForText(MENU)
-      const beforeMenu = r.term.screenText().split(MENU)[0]
-      r.term.send('r')
-      await r.term.waitForText('Reply:')
-      r.term.type('short please')
-      r.term.send(keys.enter)
-      const res = await r.finish()
-      expect(res.code, r.term.screenText()).to.equal(0)
-      const stored = messageEvents(await r.events())
-      expect(stored).to.deep.equal([cut, 'REPLY-ANSWER here.'])
-      // All the stored partial answer is on screen above the menu, and so before the next answer.
-      expect(beforeMenu).to.include('Intro line.')
-      expect(beforeMenu, r.term.screenText()).to.include('Hello alpha beta')
-      const screen = r.term.screenText()
-      expect(screen.indexOf('beta')).to.be.lessThan(screen.indexOf('REPLY-ANSWER'))
-      const lines = r.term.screenText().split('\n').map((l) => l.trimEnd())
-      expect(lines.some((l) => l.startsWith('REPLY-ANSWER here.')), r.term.screenText()).to.equal(true)
-      expect(r.term.screenText()).not.to.match(/beta[ \t]*REPLY/) // never on the same line
+      // Every piece at once, then a hold the test never releases: the answer stops after `beta`.
+      return {text: [...pieces, ' never shown'], intervalMs: 1, burst: pieces.length, hold: pieces.length}
     })
-  }
+    const r = await start([...script, {text: ['REPLY-ANSWER here.'], intervalMs: 1}])
+    for (const size of sizes) {
+      const intro = cutOf(size).split('\n')[0]
+      await r.term.waitFor(() => allText(r).includes(intro), intro)
+      r.term.send(keys.ctrlC)
+      await r.term.waitFor(() => allText(r).slice(allText(r).lastIndexOf(intro)).includes(MENU), `the menu after ${intro}`)
+      const text = allText(r)
+      const beforeMenu = text.slice(text.lastIndexOf(intro), text.lastIndexOf(MENU))
+      // All the stored partial answer is on screen above the menu, and so before the next answer.
+      expect(beforeMenu, `chunks of ${size}:\n${text}`).to.include('Hello alpha beta')
+      r.term.send('r')
+      await r.term.waitFor(() => allText(r).slice(allText(r).lastIndexOf(intro)).includes('Reply:'), `Reply: after ${intro}`)
+      r.term.type(`short please ${size}`)
+      r.term.send(keys.enter)
+    }
+    const res = await r.finish()
+    expect(res.code, r.term.screenText()).to.equal(0)
+    const stored = messageEvents(await r.events())
+    expect(stored).to.deep.equal([...sizes.map(cutOf), 'REPLY-ANSWER here.'])
+    const lines = allText(r).split('\n')
+    // Each next answer starts its own line, never on the cut answer's (`beta[ ]Intro …`, `beta REPLY…`).
+    for (const size of sizes) expect(lines.some((l) => l.startsWith(cutOf(size).split('\n')[0])), `chunks of ${size}:\n${allText(r)}`).to.equal(true)
+    expect(lines.some((l) => l.startsWith('REPLY-ANSWER here.')), allText(r)).to.equal(true)
+    expect(allText(r)).not.to.match(/beta[ \t]*(REPLY|Intro)/)
+    const screen = allText(r)
+    expect(screen.lastIndexOf('beta')).to.be.lessThan(screen.indexOf('REPLY-ANSWER'))
+  })
 
   it('the menu starts on its own line when the answer stopped mid-line', async () => {
     const r = await start([SLOW])
@@ -120,13 +126,14 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
   })
 
   it('c: output is held while the menu is open, then shown; stdout ends up exactly the full stream', async () => {
-    const r = await start([{text: words(30), intervalMs: 60}], {redirect: 'files'})
+    const r = await start([{text: words(30), intervalMs: 5, hold: 8}], {redirect: 'files'})
     await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
     r.term.send(keys.ctrlC)
     await r.term.waitForText(MENU)
     const atMenu = r.stdoutSoFar()
     // The stream runs to its end behind the menu; nothing more reaches stdout.
-    await r.poll(() => server.completed[0] === true, 'the server finished the response')
+    runs.server.release()
+    await r.poll(() => runs.server.completed[0] === true, 'the server finished the response')
     await new Promise((res) => setTimeout(res, 200))
     expect(r.stdoutSoFar()).to.equal(atMenu)
     expect(atMenu.length).to.be.lessThan(words(30).join('').length)
@@ -134,27 +141,28 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
     expect(res.stdout.trimEnd()).to.equal(words(30).join('').trimEnd())
-    expect(server.requests).to.have.length(1)
+    expect(runs.server.requests).to.have.length(1)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
   it('Esc at the menu continues the live stream', async () => {
-    const r = await start([{text: words(40), intervalMs: 60}], {redirect: 'files'})
+    const r = await start([{text: words(40), intervalMs: 5, hold: 8}], {redirect: 'files'})
     await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
     r.term.send(keys.ctrlC)
     await r.term.waitForText(MENU)
     r.term.send(keys.escape)
+    runs.server.release()
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
     expect(res.stdout.trimEnd()).to.equal(words(40).join('').trimEnd())
-    expect(server.completed[0]).to.equal(true)
-    expect(server.requests).to.have.length(1)
+    expect(runs.server.completed[0]).to.equal(true)
+    expect(runs.server.requests).to.have.length(1)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
   it('Ctrl+X at the reply opens the editor seeded with the typed text, re-seeds the buffer with its result, and Enter sends it', async () => {
     const log = `${process.env.TMPDIR ?? '/tmp'}/jp-int-editor-${process.pid}-${Date.now()}.log`
-    leftovers.push(log)
+    leftover(log)
     const r = await start([SLOW, SHORT], {env: {JP_EDITOR: REPLY_EDITOR, REPLY_TEXT: 'from the editor', EDITOR_LOG: log}})
     await interrupt(r)
     r.term.send('r')
@@ -201,7 +209,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     r.term.send('s')
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
-    expect(server.requests).to.have.length(1)
+    expect(runs.server.requests).to.have.length(1)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
@@ -233,7 +241,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     expect(stored[0].startsWith('w0 w1 w2 w3 ')).to.equal(true)
     expect(fullText(SLOW).startsWith(stored[0])).to.equal(true)
     expect(stored[0].length).to.be.lessThan(fullText(SLOW).length)
-    expect(server.requests).to.have.length(1)
+    expect(runs.server.requests).to.have.length(1)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
@@ -264,7 +272,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
     const stored = messageEvents(await r.events())
     expect(stored).to.have.length(1)
     expect(stored[0].startsWith('w0 w1 w2 w3 ')).to.equal(true)
-    expect(server.requests).to.have.length(1)
+    expect(runs.server.requests).to.have.length(1)
     expect(res.sttyAfter).to.equal(res.sttyBefore)
   })
 
@@ -327,7 +335,7 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
   })
 
   it('an interrupt during reasoning commits the partial reasoning as reasoning before the reply', async () => {
-    const thinking: SlowResponse = {reasoning: words(40, 'r'), text: words(5), intervalMs: 80}
+    const thinking: SlowResponse = {reasoning: words(40, 'r'), text: words(5), intervalMs: 5, hold: 20}
     const r = await start([thinking, SHORT])
     await interrupt(r, 'r3 ')
     r.term.send('r')
@@ -350,21 +358,13 @@ describe('e2e: interrupting a streaming answer in a terminal', function () {
 
 describe('e2e: model output with control sequences', function () {
   this.timeout(60_000)
-  let server: SlowServer
-  let run: JpRun | undefined
-  afterEach(async () => {
-    run?.dispose()
-    run = undefined
-    await server?.close()
-  })
+  const runs = slowRuns()
 
   const NASTY = ['safe ', '\x1b]0;pwned title\x07', 'text ', '\x1b]52;c;cHduZWQ=\x07', 'more\x1b[2J', '\x1b[5;1H', '\x1b[31mred\x1b[0m', ' end']
   const script: SlowResponse[] = [{text: NASTY, intervalMs: 5}]
 
   it('on a terminal: OSC title, OSC 52, clear screen and cursor movement never reach the screen; events.json keeps the text unaltered', async () => {
-    server = await startSlowServer(script)
-    run = new JpRun({baseUrl: server.baseUrl})
-    const r = await run.start()
+    const r = await runs.start(script)
     const res = await r.finish()
     expect(res.code).to.equal(0)
     const raw = r.term.output()
@@ -384,9 +384,7 @@ describe('e2e: model output with control sequences', function () {
   const FORMAT = /[\p{Cf}\u2028\u2029]/u
   for (const markdown of [true, false]) {
     it(`on a terminal (style.markdown ${markdown}): format characters in the answer and the thinking are dim placeholders; events.json keeps them`, async () => {
-      server = await startSlowServer([{reasoning: ['think\u202e', 'ing\u200b '], text: INVISIBLE, intervalMs: 5}])
-      run = new JpRun({baseUrl: server.baseUrl, toml: `[style]\nmarkdown = ${markdown}\n`})
-      const r = await run.start()
+      const r = await runs.start([{reasoning: ['think\u202e', 'ing\u200b '], text: INVISIBLE, intervalMs: 5}], {toml: `[style]\nmarkdown = ${markdown}\n`})
       const res = await r.finish()
       expect(res.code).to.equal(0)
       const raw = r.term.output()
@@ -401,18 +399,14 @@ describe('e2e: model output with control sequences', function () {
   }
 
   it('| cat into a file: format characters reach stdout as they came', async () => {
-    server = await startSlowServer([{text: INVISIBLE, intervalMs: 5}])
-    run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
-    const r = await run.start()
+    const r = await runs.start([{text: INVISIBLE, intervalMs: 5}], {redirect: 'pipe'})
     const res = await r.finish()
     expect(res.code).to.equal(0)
     expect(res.stdout.replace(/\n$/, '')).to.equal(INVISIBLE.join(''))
   })
 
   it('| cat into a file: stdout gets the raw bytes (only output shown on a terminal is sanitized)', async () => {
-    server = await startSlowServer(script)
-    run = new JpRun({baseUrl: server.baseUrl, redirect: 'pipe'})
-    const r = await run.start()
+    const r = await runs.start(script, {redirect: 'pipe'})
     const res = await r.finish()
     expect(res.code).to.equal(0)
     expect(res.stdout.replace(/\n$/, '')).to.equal(NASTY.join(''))

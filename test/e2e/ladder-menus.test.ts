@@ -4,7 +4,7 @@
 // Ctrl+C bytes, a local server streaming slowly. Each test failed on the
 // code before the fix.
 import {expect} from 'chai'
-import {existsSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -16,6 +16,8 @@ import {teardownAfterEach} from '../helpers/teardown.js'
 
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** A long answer holding after its 24th word (never released: these tests end it). */
+const HELD: SlowResponse = {text: words(80), intervalMs: 5, hold: 24}
 const SLOW_FSYNC = pathToFileURL(join(ROOT, 'test/fixtures/e2e/slow-fsync.mjs')).href
 
 describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)', function () {
@@ -29,7 +31,7 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
   }
 
   it('finding 5: interrupt.streaming.action = "reply" — a second Ctrl+C 0.3 s after the first shuts down (130), it does not resume', async () => {
-    const r = await start([{text: words(80), intervalMs: 60}], {toml: '[interrupt.streaming]\naction = "reply"\n'})
+    const r = await start([HELD], {toml: '[interrupt.streaming]\naction = "reply"\n'})
     await r.term.waitForText('w3 ')
     r.term.send(keys.ctrlC)
     await r.term.waitForText('Reply:')
@@ -43,12 +45,14 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
   })
 
   it('finding 5: … while a Ctrl+C at that reply after the cooldown resumes the stream', async () => {
-    const r = await start([{text: words(40), intervalMs: 60}], {toml: '[interrupt]\nescalation_cooldown_secs = 0.2\n[interrupt.streaming]\naction = "reply"\n'})
+    const r = await start([{text: words(40), intervalMs: 5, hold: 24}], {toml: '[interrupt]\nescalation_cooldown_secs = 0.2\n[interrupt.streaming]\naction = "reply"\n'})
     await r.term.waitForText('w3 ')
     r.term.send(keys.ctrlC)
     await r.term.waitForText('Reply:')
     await sleep(500)
     r.term.send(keys.ctrlC)
+    // The stream, held until now, can only be shown to its end if the Ctrl+C resumed it.
+    slow!.release()
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
     expect(r.term.screenText()).to.include('w39')
@@ -56,7 +60,7 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
   })
 
   it('finding 7: a reply cancelled with Ctrl+C stays above the menu marked "(cancelled)"', async () => {
-    const r = await start([{text: words(80), intervalMs: 60}])
+    const r = await start([HELD])
     await r.replyAtMenu('draft', {submit: false})
     r.term.send(keys.ctrlC)
     await r.term.waitFor(() => r.term.screenText().split('Interrupted [c,r,q,s,a,?]').length === 3, 'the menu again')
@@ -68,11 +72,14 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
 
   it('finding 8: a Ctrl+C between turn phases opens [c,r,q,s,?]; r sends the reply with the query, in the same request', async () => {
     const fsyncLog = join(tmpdir(), `jp-fsync-${process.pid}-${Date.now()}.log`)
+    const saved = `${fsyncLog}.go`
     teardown.add(() => rmSync(fsyncLog, {force: true}))
+    teardown.add(() => rmSync(saved, {force: true}))
     slow = teardown.server(await startSlowServer([{text: ['answer to both.'], intervalMs: 5}]))
     const run = teardown.run(new JpRun({
       baseUrl: slow.baseUrl,
-      env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_MS: '1500', JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
+      // Saving waits until the reply is typed (the file `saved`), however long that takes.
+      env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_UNTIL: saved, JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
     }))
     const t = await run.start('first question')
     // The turn is saving its query (a gap: no stream, no tool).
@@ -83,6 +90,10 @@ describe('e2e: the ladder at the reply prompt and between turn phases (issue 23)
     await t.term.waitForText('Reply:')
     t.term.type('and also this')
     t.term.send(keys.enter)
+    // The prompt closed (its help line gone): the reply is taken; now the save may end.
+    await t.term.waitForText('Enter to send')
+    await t.term.waitFor(() => !t.term.screenText().includes('Enter to send'), 'the reply prompt closed')
+    writeFileSync(saved, '')
     const res = await t.finish(40_000)
     expect(res.code, t.term.screenText()).to.equal(0)
     expect(slow.requests).to.have.length(1)

@@ -19,6 +19,8 @@ const SHUTTING_DOWN = /Shutting down/
 const STUBBORN = join(ROOT, 'test/fixtures/tools/stubborn.sh')
 const CONSUMER = join(ROOT, 'test/fixtures/e2e/pipe-consumer.mjs')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
+/** `n` words holding after the 24th until released (never, where the test cuts the answer). */
+const held = (n: number, tag = 'w'): SlowResponse => ({text: words(n, tag), intervalMs: 5, hold: 24})
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** The tool runner's private arguments directories in `dir`. */
@@ -89,7 +91,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   it('finding 1: a fast user is not shut down — answering the menu resets the ladder, the next Ctrl+C is a first press', async () => {
     // An escalation window no run outlasts: the second press below is inside
     // the first's window however slow the machine (no clock read here).
-    const r = await streaming([{text: words(60), intervalMs: 80}, {text: words(60, 'x'), intervalMs: 80}], '[interrupt]\nescalation_cooldown_secs = 600\n')
+    const r = await streaming([held(60), held(60, 'x')], '[interrupt]\nescalation_cooldown_secs = 600\n')
     await r.term.waitForText('w3 ')
     await r.replyAtMenu('go on', {ready: async () => {}})
     await r.term.waitForText('x1 ')
@@ -137,7 +139,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   })
 
   it('finding 4: `jp query … | consumer` — Ctrl+C is read as a key: the consumer is not signalled and the answer to the reply reaches the pipe', async () => {
-    slow = await startSlowServer([{text: words(60), intervalMs: 80}, {text: ['the ', 'answer ', 'to the reply.'], intervalMs: 5}])
+    slow = await startSlowServer([held(60), {text: ['the ', 'answer ', 'to the reply.'], intervalMs: 5}])
     run = new JpRun({baseUrl: slow.baseUrl, redirect: 'pipe', consumer: `${shQuote(process.execPath)} ${shQuote(CONSUMER)}`})
     const r = await run.start()
     await r.replyAtMenu('go on', {ready: () => r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 through the pipe')})
@@ -148,7 +150,7 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
   })
 
   it('finding 4: Ctrl+\\ still quits (SIGQUIT from the terminal, exit 131) and the terminal is restored', async () => {
-    const r = await streaming([{text: words(60), intervalMs: 80}])
+    const r = await streaming([held(60)])
     await r.term.waitForText('w3 ')
     r.term.send('\x1c')
     const res = await r.finish()
@@ -158,13 +160,14 @@ describe('e2e: the Ctrl+C ladder (issue 17)', function () {
 
   for (const key of ['s', 'r'] as const) {
     it(`finding 7: text that arrived while the menu was open is not saved by \`${key}\` — what is stored is what the user saw`, async () => {
-      slow = await startSlowServer([{text: words(30), intervalMs: 60}, {text: ['ok.'], intervalMs: 5}])
+      slow = await startSlowServer([{...held(30), hold: 8}, {text: ['ok.'], intervalMs: 5}])
       run = new JpRun({baseUrl: slow.baseUrl, redirect: 'files'})
       const r = await run.start()
       await r.poll(() => r.stdoutSoFar().includes('w3 '), 'w3 in stdout')
       r.term.send(keys.ctrlC)
       await r.term.waitForText(STREAM_MENU)
       // The rest of the answer arrives behind the menu.
+      slow!.release()
       await r.poll(() => slow!.completed[0] === true, 'the server to finish the answer')
       await sleep(100)
       r.term.send(key)

@@ -273,10 +273,14 @@ describe('e2e: markdown rendered on the terminal', function () {
     async function resized(lead: string[], intervalMs: number): Promise<void> {
       const text = `${PARA}\n\n${PARA}\n`
       const cut = text.indexOf('\n\n') + 2
-      const {server, run} = await runTo({cols: 100}, {text: [...lead, text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs})
+      // The stream holds after the first paragraph until the terminal is narrowed.
+      const {server, run} = await runTo({cols: 100}, {text: [...lead, text.slice(0, cut), ...text.slice(cut).match(/.{1,8}/gs)!], intervalMs, hold: lead.length + 1})
       open.push({server, run})
       await run.term.waitForText('narrow terminal.')
       run.term.resize(40, 120)
+      // The SIGWINCH has no echo to wait for: give it the time a slow piece gave it before the rest comes.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      server.release()
       await run.finish(60_000)
       const rows = run.term.screen().filter((l) => l.trim() !== '')
       const second = rows.slice(rows.findIndex((l) => l.endsWith('narrow terminal.')) + 1)
@@ -289,13 +293,15 @@ describe('e2e: markdown rendered on the terminal', function () {
 
     it('a paragraph cut by the Ctrl+C menu resumes correctly after c', async () => {
       const text = `- item\n\n${PARA} ${PARA} ${PARA}\n`
-      const r: SlowResponse = {text: text.match(/.{1,6}/gs)!, intervalMs: 60}
+      // Held mid-paragraph until the menu is answered: the rest comes after `c`, as a live stream's would.
+      const r: SlowResponse = {text: text.match(/.{1,6}/gs)!, intervalMs: 5, hold: 20}
       const {server, run} = await runTo({cols: 40, toml: ''}, r)
       open.push({server, run})
       await run.term.waitForText('quick brown')
       run.term.send('\x03')
       await run.term.waitForText('Interrupted [c,r,q,s,a,?]')
       run.term.send('c')
+      server.release()
       const done = await run.finish(60_000)
       expect(done.code).to.equal(0)
       const rows = run.term.screen()
@@ -306,11 +312,13 @@ describe('e2e: markdown rendered on the terminal', function () {
     })
 
     it('with the Queue: prompt open (type to queue), every block prints above it as it does with no prompt', async () => {
-      const {server, run} = await runTo({cols: 40}, response(ANSWER, 20))
+      // Held after its first blocks until the prompt is open: the rest prints above it.
+      const {server, run} = await runTo({cols: 40}, {...response(ANSWER, 5), hold: 6})
       open.push({server, run})
       await run.term.waitForText('Release notes')
       run.term.send('x')
       await run.term.waitForText('Queue: x')
+      server.release()
       await run.term.waitFor(() => server.completed[0] === true && run.term.screenText().includes('line two'), 'the answer streamed to its end')
       // The prompt at the bottom, intact, below the whole answer.
       await run.term.waitFor(() => {
@@ -361,12 +369,14 @@ describe('e2e: markdown rendered on the terminal', function () {
       it('a paragraph cut by the Ctrl+C menu resumes correctly after c, and s leaves the styles reset', async () => {
         for (const key of ['c', 's']) {
           const text = `${PARA} ${PARA} ${PARA}\n`
-          const {server, run} = await runTo({cols: 40, toml: ''}, {text: [...lead, ...text.match(/.{1,6}/gs)!], intervalMs: 40})
+          // Held mid-paragraph until the menu is answered (the lead paced as before, so the worker boots among it).
+          const {server, run} = await runTo({cols: 40, toml: ''}, {text: [...lead, ...text.match(/.{1,6}/gs)!], intervalMs: 40, hold: lead.length + 20})
           open.push({server, run})
           await run.term.waitForText('quick brown')
           run.term.send('\x03')
           await run.term.waitForText('Interrupted [c,r,q,s,a,?]')
           run.term.send(key)
+          server.release()
           const done = await run.finish(60_000)
           expect(done.code).to.equal(0)
           const rows = run.term.screen()
@@ -383,6 +393,6 @@ describe('e2e: markdown rendered on the terminal', function () {
       it('blocks after a resize use the new width', () => resized(lead, 60))
     })
 
-    it('blocks after a resize use the new width', () => resized([], 150))
+    it('blocks after a resize use the new width', () => resized([], 5))
   })
 })

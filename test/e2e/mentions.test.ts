@@ -231,7 +231,8 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
 
   it('completes and attaches a mentioned file to the reply', async () => {
     server = await startSlowServer([
-      {text: Array.from({length: 60}, (_, i) => `w${i} `), intervalMs: 80},
+      // Held after its 24th word: the reply cuts it.
+      {text: Array.from({length: 60}, (_, i) => `w${i} `), intervalMs: 5, hold: 24},
       {text: ['ok.'], intervalMs: 5},
     ])
     run = new JpRun({baseUrl: server.baseUrl})
@@ -260,7 +261,8 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
 
   it('a queued reply carries its mentioned file; a missing one keeps Queue: open with one line', async () => {
     server = await startSlowServer([
-      {text: Array.from({length: 40}, (_, i) => `w${i} `), intervalMs: 60},
+      // Held after its 24th word until the reply is queued.
+      {text: Array.from({length: 40}, (_, i) => `w${i} `), intervalMs: 5, hold: 24},
       {text: ['ok.'], intervalMs: 5},
     ])
     run = new JpRun({baseUrl: server.baseUrl, toml: '[interrupt]\nqueue_countdown_secs = 0.3\n'})
@@ -275,6 +277,8 @@ describe('e2e: @ mentions at Reply: and Queue:', function () {
     t.send(keys.ctrlW)
     t.type('@docs/readme.md')
     t.send(keys.enter)
+    await t.waitFor(() => !t.screenText().includes('Queue:'), 'the reply queued')
+    server.release()
     const res = await run.finish()
     expect(res.code, t.screenText()).to.equal(0)
     const messages = server.requests[1].json().messages as Array<{role: string; content: string}>

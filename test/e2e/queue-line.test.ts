@@ -46,7 +46,8 @@ describe('e2e: the queued reply’s line (issue 36)', function () {
   }
 
   it('shown dim on the bottom row while queued; the streaming answer keeps printing above it, intact', async () => {
-    const answer: SlowResponse = {text: words(60), intervalMs: 40}
+    // Held until the reply is queued; then the rest streams above the line.
+    const answer: SlowResponse = {text: words(60), intervalMs: 5, hold: [24, 45]}
     server = await startSlowServer([answer, {text: ['short.'], intervalMs: 5}])
     run = new JpRun({baseUrl: server.baseUrl, toml: FAST_COUNTDOWN, cols: 60})
     const r = await run.start('go')
@@ -59,10 +60,13 @@ describe('e2e: the queued reply’s line (issue 36)', function () {
     const y = rows.findLastIndex((l) => l !== '')
     expect(buf.getLine(buf.viewportY + y)?.getCell(0)?.isDim(), 'dim').to.not.equal(0)
     // The answer goes on above it, the line stays at the bottom.
-    await r.term.waitForText('w40 ')
-    expect(lastRow(r)).to.equal(LINE)
+    server!.release()
+    await r.term.waitForText(/\bw43\b/)
+    // Held again after w44 (the renderer shows up to w43 until more comes): the screen is still, the line redrawn below what came.
+    await r.term.waitFor(() => lastRow(r) === LINE, 'the line at the bottom below w43')
     const screen = r.term.screen().filter((l) => l !== '')
     expect(screen.slice(0, -1).join(' ')).to.not.include('⧗')
+    server!.release()
     // The answer's words, read across the rows above the line, are whole and in order.
     await r.term.waitForText('w59')
     const text = r.term.screenText()
@@ -102,7 +106,7 @@ describe('e2e: the queued reply’s line (issue 36)', function () {
   })
 
   it('kept as the draft (s at the menu): the line goes, the notice says where the reply is', async () => {
-    server = await startSlowServer([{text: words(60), intervalMs: 40}])
+    server = await startSlowServer([{text: words(60), intervalMs: 5, hold: 24}])
     run = new JpRun({baseUrl: server.baseUrl})
     const r = await run.start('go')
     await r.term.waitForText('w3 ')
@@ -118,13 +122,14 @@ describe('e2e: the queued reply’s line (issue 36)', function () {
   })
 
   it('stdout piped: the line is on the terminal only, never in the pipe', async () => {
-    server = await startSlowServer([{text: words(80), intervalMs: 50}, {text: ['short.'], intervalMs: 5}])
+    server = await startSlowServer([{text: words(80), intervalMs: 5, hold: 24}, {text: ['short.'], intervalMs: 5}])
     run = new JpRun({baseUrl: server.baseUrl, toml: FAST_COUNTDOWN, redirect: 'pipe'})
     const r = await run.start('go')
     await r.term.waitFor(() => server!.requests.length === 1, 'the request')
     await new Promise((resolve) => setTimeout(resolve, 300))
     await typeToQueue(r, 'and then the tests')
     await r.term.waitFor(() => lastRow(r) === LINE, 'the queue line at the bottom')
+    server!.release()
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
     expect(res.stdout).to.include('w79')

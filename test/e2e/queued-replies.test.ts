@@ -27,8 +27,14 @@ const KEPT = "Your queued reply is kept as the draft: 'jp query' starts with it.
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}
-/** Long enough to queue, interrupt and look at leisure. */
-const LONG: SlowResponse = {text: words(80), intervalMs: 50}
+/**
+ * Long enough to queue, interrupt and look at leisure: it holds after its
+ * 24th, 44th and 64th words until the test releases it (slow-server.ts
+ * `hold`), so no test waits out a paced stream and none races its end.
+ */
+const LONG: SlowResponse = {text: words(80), intervalMs: 5, hold: [24, 44, 64]}
+/** `n` words, holding after the `at`-th until released (enough for a line the renderer shows before the rest comes). */
+const held = (n: number, at = 24, tag = 'w'): SlowResponse => ({text: words(n, tag), intervalMs: 5, hold: at})
 const SLOW_FSYNC = pathToFileURL(join(ROOT, 'test/fixtures/e2e/slow-fsync.mjs')).href
 /** A countdown the tests need not wait for. */
 const FAST_COUNTDOWN = '[interrupt]\nqueue_countdown_secs = 0.3\n'
@@ -91,9 +97,23 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
   /** Waits for the run's end and checks it exited 0. */
   async function finishedOk(r: JpRun): Promise<Awaited<ReturnType<JpRun['finish']>>> {
+    // Whatever is held streams to its end: the run is to end on its own.
+    server?.releaseAll()
     const res = await r.finish()
     expect(res.code, r.term.screenText()).to.equal(0)
     return res
+  }
+
+  let tools = 0
+  /** A tool `slow` that runs until the test calls `finish()` (a file it waits for), then prints tool-finished. */
+  function gatedTool(): {toml: string; finish(): void} {
+    const go = join(tmpdir(), `jp-tool-go-${process.pid}-${Date.now()}-${++tools}`)
+    cleanups.push(() => rmSync(go, {force: true}))
+    const script = 'cat > /dev/null; while [ ! -e "$1" ]; do sleep 0.05; done; echo tool-finished'
+    return {
+      toml: `[conversation.tools.slow]\ncommand = {program = "sh", args = ['-c', '${script}', 'sh', '${go}']}\nrun = "unattended"\n`,
+      finish: () => writeFileSync(go, ''),
+    }
   }
 
   const users = (i: number) => (server!.requests[i].json().messages as Msg[]).filter((m) => m.role === 'user').map((m) => m.content)
@@ -153,16 +173,18 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     }
 
     it('q while streaming: Queue:, the stream goes on to its end, the countdown, then the reply is the next turn; the draft is gone once sent', async () => {
-      const first: SlowResponse = {text: words(40), intervalMs: 40}
-      const r = await start([first, SHORT])
+      const first = held(40)
+      const r = await start([first, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 1\n'})
       await r.term.waitForText('w3 ')
       await queueThrough(r, MENU, 'and now the summary', async () => {
         r.term.send('?')
         await r.term.waitForText('q - queue a reply (finish, then send it)')
       })
+      // Queued on disk as soon as it was queued: while the answer still streams (held).
+      await draftHolds(r, 'and now the summary')
+      expect(server!.completed[0]).to.equal(false)
+      server!.release()
       await r.term.waitForText(COUNTDOWN)
-      // Queued on disk as soon as it was queued.
-      expect((await draftOf(r))?.trim()).to.equal('and now the summary')
       const res = await finishedOk(r)
       expect(server!.requests).to.have.length(2)
       // The first answer ran to its end: queueing did not stop it.
@@ -180,13 +202,14 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('q during a tool run (next_step, the default): the tool keeps running; its result and the queued reply after it go in the next request', async () => {
       replay = await startReplayServer([{body: openaiToolCall('call_1', 'slow', {})}, {body: openaiText(['the tool ', 'said done.'])}])
-      run = new JpRun({
-        baseUrl: `${replay.url}/v1`,
-        toml: `${FAST_COUNTDOWN}[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo tool-finished"]}\nrun = "unattended"\n`,
-      })
+      const tool = gatedTool()
+      run = new JpRun({baseUrl: `${replay.url}/v1`, toml: `${FAST_COUNTDOWN}${tool.toml}`})
       const r = await run.start('use the tool')
       await r.term.waitForText('Running slow')
       await queueThrough(r, TOOL_MENU, 'after the tool')
+      // Queued while the tool still runs; then it finishes.
+      await draftHolds(r, 'after the tool')
+      tool.finish()
       const res = await finishedOk(r)
       expect(replay.requests).to.have.length(2)
       const second = replay.requests[1].json() as {messages: Msg[]}
@@ -209,13 +232,13 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
         {body: openaiText(['the tool ', 'said done.'])},
         {body: openaiText(['second ', 'answer.'])},
       ])
-      run = new JpRun({
-        baseUrl: `${replay.url}/v1`,
-        toml: `${FAST_COUNTDOWN}queue_delivery = "turn_end"\n[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1.5; echo tool-finished"]}\nrun = "unattended"\n`,
-      })
+      const tool = gatedTool()
+      run = new JpRun({baseUrl: `${replay.url}/v1`, toml: `${FAST_COUNTDOWN}queue_delivery = "turn_end"\n${tool.toml}`})
       const r = await run.start('use the tool')
       await r.term.waitForText('Running slow')
       await queueThrough(r, TOOL_MENU, 'after the tool')
+      await draftHolds(r, 'after the tool')
+      tool.finish()
       const res = await finishedOk(r)
       expect(replay.requests).to.have.length(3)
       const second = replay.requests[1].json() as {messages: Array<{role: string; content: unknown}>}
@@ -229,17 +252,21 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('q at the turn menu between phases: [c,r,q,s,?]; the turn goes on, then the queued reply', async () => {
       const fsyncLog = join(tmpdir(), `jp-fsync-${process.pid}-${Date.now()}.log`)
-      cleanups.push(() => rmSync(fsyncLog, {force: true}))
+      const saved = `${fsyncLog}.go`
+      cleanups.push(() => rmSync(fsyncLog, {force: true}), () => rmSync(saved, {force: true}))
       server = await startSlowServer([{text: ['the first answer.'], intervalMs: 5}, SHORT])
       run = new JpRun({
         baseUrl: server.baseUrl,
         toml: FAST_COUNTDOWN,
-        env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_MS: '1500', JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
+        // Saving waits until the test has queued its reply (the file `saved`), however long that takes.
+        env: {NODE_OPTIONS: `--import=${SLOW_FSYNC}`, JP_TEST_SLOW_FSYNC: 'events\\.log$', JP_TEST_SLOW_FSYNC_UNTIL: saved, JP_TEST_SLOW_FSYNC_LOG: fsyncLog},
       })
       const r = await run.start('first question')
       // The turn is saving its query (a gap: no stream, no tool).
       await r.poll(() => existsSync(fsyncLog) && readFileSync(fsyncLog, 'utf8').includes('events.log'), 'the turn saving')
       await queueThrough(r, 'Interrupted [c,r,q,s,?]', 'between the phases')
+      await draftHolds(r, 'between the phases')
+      writeFileSync(saved, '')
       const res = await r.finish(40_000)
       expect(res.code, r.term.screenText()).to.equal(0)
       expect(server.requests).to.have.length(2)
@@ -262,6 +289,8 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
       r.term.send(keys.enter)
       if (text !== '') {
         await draftHolds(r, text)
+        // The answer was holding; let it go on to its next hold.
+        server!.release()
         await streamGoesOn(r)
       }
     }
@@ -302,7 +331,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('… emptied it is withdrawn: back to the menu, the draft removed, nothing sent after the turn', async () => {
-      const r = await withFirstWish({text: words(40), intervalMs: 50})
+      const r = await withFirstWish({text: words(40), intervalMs: 5, hold: [24, 32]})
       await queueAtMenu(r, '', {clear: true})
       // An emptied submit goes back to the menu.
       await r.term.waitFor(() => r.term.outputSinceMark().split('Interrupted [c,r,q,s,a,?]').length === 2, 'the menu again')
@@ -329,8 +358,9 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
   describe('the countdown', () => {
     it('counts down on the status line, then sends the reply as the next turn; a reply can be queued in that turn too', async () => {
-      const r = await start([{text: words(30), intervalMs: 40}, {text: words(30, 'x'), intervalMs: 40}, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 1\n'})
+      const r = await start([held(40), held(40, 24, 'x'), SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 1\n'})
       await typeToQueue(r, 'second turn please')
+      server!.release()
       await r.term.waitForText(COUNTDOWN)
       await typeToQueue(r, 'third turn please', 'x3 ')
       await finishedOk(r)
@@ -343,8 +373,9 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('Enter sends at once', async () => {
       // A countdown of an hour: a second request within this test's timeout can only be Enter's (no clock read here).
-      const r = await start([{text: words(20), intervalMs: 40}, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 3600\n'})
+      const r = await start([held(40), SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 3600\n'})
       await typeToQueue(r, 'right away')
+      server!.release()
       await r.term.waitForText(/Sending your queued reply in 3\d{3}s/)
       expect(server!.requests).to.have.length(1)
       r.term.send(keys.enter)
@@ -354,8 +385,9 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('Ctrl+C keeps it as the draft and exits 0; the next bare jp query starts with it', async () => {
-      const r = await start([{text: words(20), intervalMs: 40}, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 60\n'})
+      const r = await start([held(40), SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 60\n'})
       await typeToQueue(r, 'keep me for later')
+      server!.release()
       await r.term.waitForText(COUNTDOWN)
       r.term.send(keys.ctrlC)
       const res = await finishedOk(r)
@@ -367,7 +399,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('interrupt.queue_countdown_secs = 0 sends at once', async () => {
-      const r = await start([{text: words(20), intervalMs: 40}, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 0\n'})
+      const r = await start([held(40), SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 0\n'})
       await typeToQueue(r, 'no waiting')
       await finishedOk(r)
       expect(users(1).at(-1)).to.equal('no waiting')
@@ -403,8 +435,9 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     }
 
     it('a provider error: exit 1, the draft keeps the queued reply, nothing is sent after it', async () => {
-      const r = await start([{text: words(20), intervalMs: 50, drop: true}, SHORT])
+      const r = await start([{...held(40), drop: true}, SHORT])
       await typeToQueue(r, 'after a failure')
+      server!.release()
       const res = await r.finish()
       expect(res.code, r.term.screenText()).to.equal(1)
       expect(server!.requests).to.have.length(1)
@@ -435,11 +468,12 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     }
 
     it("the turn's success path does not delete it: a composed query's draft becomes the queued reply, kept at the countdown", async () => {
-      const r = await start([{text: words(30), intervalMs: 40}, SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 60\n'}, '')
+      const r = await start([held(40), SHORT], {toml: '[interrupt]\nqueue_countdown_secs = 60\n'}, '')
       await r.term.waitForText('Query:')
       r.term.type('the composed query')
       r.term.send(keys.enter)
       await typeToQueue(r, 'queued while it ran')
+      server!.release()
       await r.term.waitForText(COUNTDOWN)
       r.term.send(keys.ctrlC)
       await finishedOk(r)
@@ -454,12 +488,14 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
   describe('type to queue', () => {
     it('a key typed while the answer streams opens Queue: at the bottom, seeded with it; the answer keeps printing above; Enter queues', async () => {
-      const first: SlowResponse = {text: words(60), intervalMs: 30}
+      const first: SlowResponse = {text: words(60), intervalMs: 5, hold: [24, 50]}
       const r = await start([first, SHORT], {toml: FAST_COUNTDOWN})
       await r.term.waitForText('w3 ')
       r.term.send('t')
       await r.term.waitForText('Queue: t')
       r.term.type('hen explain')
+      await r.term.waitForText('Queue: then explain')
+      server!.release()
       await r.term.waitForText('w30 ')
       // At the bottom, intact, with the answer above it.
       const screen = await promptAtBottom(r.term, 'Queue: then explain')
@@ -473,11 +509,12 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('2,000 tokens stream above the open prompt: the screen shows exactly the stored answer, and the prompt its text', async () => {
-      const first: SlowResponse = {text: words(2000), intervalMs: 2}
+      const first: SlowResponse = {text: words(2000), intervalMs: 1, hold: 24}
       const r = await start([first, SHORT], {toml: FAST_COUNTDOWN, rows: 40})
       await r.term.waitForText('w3 ')
       r.term.type('a typed question')
       await r.term.waitForText('Queue: a typed question')
+      server!.release()
       // The turn is over, the prompt still open: nothing is sent while it is.
       await r.poll(() => server!.completed[0] === true, 'the stream finished', 30_000)
       await r.term.waitForText('w1999')
@@ -493,14 +530,15 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('Ctrl+C closes the prompt and goes back to the stream; the text is in the reply history (Up)', async () => {
-      const r = await start([{text: words(150), intervalMs: 40}, SHORT], {toml: FAST_COUNTDOWN})
+      const r = await start([{text: words(150), intervalMs: 5, hold: [24, 60]}, SHORT], {toml: FAST_COUNTDOWN})
       await r.term.waitForText('w3 ')
       r.term.type('half a thought')
       await r.term.waitForText('Queue: half a thought')
       r.term.send(keys.ctrlC)
       await r.term.waitFor(() => !r.term.screenText().includes('Queue:'), 'the prompt gone')
+      server!.release()
       // Back to the stream: no menu.
-      await r.term.waitForText('w20 ')
+      await r.term.waitForText('w40 ')
       expect(r.term.screenText()).not.to.include('Interrupted')
       await sleep(2500)
       r.term.send('x')
@@ -528,14 +566,13 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('while a tool runs: the prompt opens, the tool finishes, its result line prints above it', async () => {
       replay = await startReplayServer([{body: openaiToolCall('call_1', 'slow', {})}, {body: openaiText(['after ', 'the tool.'])}, {body: openaiText(['queued ', 'answer.'])}])
-      run = new JpRun({
-        baseUrl: `${replay.url}/v1`,
-        toml: `${FAST_COUNTDOWN}[conversation.tools.slow]\ncommand = {program = "sh", args = ["-c", "cat > /dev/null; sleep 1; echo tool-finished"]}\nrun = "unattended"\n`,
-      })
+      const tool = gatedTool()
+      run = new JpRun({baseUrl: `${replay.url}/v1`, toml: `${FAST_COUNTDOWN}${tool.toml}`})
       const r = await run.start('use the tool')
       await r.term.waitForText('Running slow')
       r.term.type('while it runs')
       await r.term.waitForText('Queue: while it runs')
+      tool.finish()
       await r.term.waitForText('slow: tool-finished')
       await r.term.waitForText('after the tool.')
       await promptAtBottom(r.term, 'Queue: while it runs')
@@ -546,10 +583,13 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('interrupt.type_to_queue = false: typed keys open nothing and are never echoed into the answer', async () => {
-      const first: SlowResponse = {text: words(40), intervalMs: 40}
+      const first = held(40)
       const r = await start([first], {toml: '[interrupt]\ntype_to_queue = false\n'})
       await r.term.waitForText('w3 ')
       r.term.type('xyzzy plugh')
+      // The keys reach jp while the answer streams (held), before the rest comes.
+      await r.term.settle(200)
+      server!.release()
       await r.term.waitForText('w39')
       const res = await finishedOk(r)
       expect(allRows(r.term).join('\n')).not.to.include('xyzzy')
@@ -558,7 +598,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('no key typed during a query is echoed, Ctrl+C included (no ^C in the answer)', async () => {
-      const first: SlowResponse = {text: words(40), intervalMs: 40}
+      const first = held(40)
       const r = await start([first])
       await r.term.waitForText('w3 ')
       // Arrow keys and Alt keys open no prompt; they must not show either.
@@ -587,11 +627,12 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
     })
 
     it('qhello⏎ in one write: queued', async () => {
-      const r = await start([{text: words(30), intervalMs: 40}, SHORT], {toml: FAST_COUNTDOWN})
+      const r = await start([held(40), SHORT], {toml: FAST_COUNTDOWN})
       await r.term.waitForText('w3 ')
       r.term.send(keys.ctrlC)
       await r.term.waitForText(MENU)
       r.term.send('qhello\r')
+      await draftHolds(r, 'hello')
       await finishedOk(r)
       expect(server!.completed[0]).to.equal(true)
       expect(users(1).at(-1)).to.equal('hello')
@@ -633,7 +674,7 @@ describe('e2e: queued replies and type to queue (issue 22)', function () {
 
     it('jp q --format json … | jq: jq survives, stdout carries only events, a queued_reply event when it is sent', async function () {
       requireProgram(this, 'jq', 'jq')
-      const first: SlowResponse = {text: words(20), intervalMs: 40}
+      const first = held(40)
       const r = await start([first, SHORT], {toml: FAST_COUNTDOWN, redirect: 'pipe', consumer: 'jq -c .', args: ['--format', 'json']})
       await r.term.waitFor(() => server!.requests.length === 1, 'the request')
       await sleep(300)

@@ -9,7 +9,8 @@ import {JpRun, REPLY_EDITOR} from '../fixtures/e2e/interrupt-run.js'
 
 const MENU = 'Interrupted [c,r,q,s,a,?]'
 const words = (n: number) => Array.from({length: n}, (_, i) => `w${i} `)
-const SLOW: SlowResponse = {text: words(80), intervalMs: 80}
+/** A long answer holding after its 24th word (never released: every test cuts it with a reply). */
+const SLOW: SlowResponse = {text: words(80), intervalMs: 5, hold: 24}
 const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}
 
 type Msg = {role: string; content: unknown}

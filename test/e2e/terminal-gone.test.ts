@@ -29,7 +29,7 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
   const teardown = teardownAfterEach()
 
   async function streaming(opts: Omit<JpRunOptions, 'baseUrl'> = {}): Promise<JpRun> {
-    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 50}]))
+    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 5, hold: 24 /* held until the test ends jp: no pacing to wait through */}]))
     return teardown.run(new JpRun({baseUrl: slow.baseUrl, direct: true, ...opts})).start()
   }
 
@@ -103,7 +103,7 @@ describe('e2e: the terminal goes away (issue 23, finding 2)', function () {
   it('while the editor runs (a reply composed in the editor): 129, the partial answer saved', async () => {
     const gateDir = mkdtempSync(join(tmpdir(), 'jp-gate-'))
     teardown.add(() => rmSync(gateDir, {recursive: true, force: true}))
-    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 50}]))
+    const slow = teardown.server(await startSlowServer([{text: words(300), intervalMs: 5, hold: 24 /* held until the test ends jp: no pacing to wait through */}]))
     const run = teardown.run(new JpRun({
       baseUrl: slow.baseUrl,
       direct: true,

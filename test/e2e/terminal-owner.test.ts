@@ -14,7 +14,8 @@ const MENU = 'Interrupted [c,r,q,s,a,?]'
 const KILLED_RAW = join(ROOT, 'test/fixtures/editors/killed-raw.sh')
 const LATE_TEARDOWN = join(ROOT, 'test/fixtures/editors/late-teardown.sh')
 const words = (n: number, tag = 'w') => Array.from({length: n}, (_, i) => `${tag}${i} `)
-const SLOW: SlowResponse = {text: words(60), intervalMs: 80}
+/** A long answer holding after its 24th word (never released: every test cuts it with a reply). */
+const SLOW: SlowResponse = {text: words(60), intervalMs: 5, hold: 24}
 const SHORT: SlowResponse = {text: ['short ', 'answer.'], intervalMs: 5}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -88,7 +89,7 @@ describe('e2e: one owner of the terminal (issue 17)', function () {
 
   it('finding 8: an editor killed in raw mode in the alternate screen leaves no trace — the prompt is back on the main screen, modes off, Ctrl+C and line feeds work, stty as before', async () => {
     // Paragraphs of their own: the answer is rendered as markdown on the terminal.
-    const lines: SlowResponse = {text: ['line one\n\n', 'line two\n\n', ...words(60, 'x')], intervalMs: 80}
+    const lines: SlowResponse = {text: ['line one\n\n', 'line two\n\n', ...words(60, 'x')], intervalMs: 5, hold: 26}
     const r = await start([SLOW, lines], {env: {JP_EDITOR: KILLED_RAW}})
     await atReply(r, 'keep me')
     r.term.markOutput()

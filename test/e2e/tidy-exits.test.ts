@@ -32,7 +32,7 @@ describe('e2e: tidy exits and the ladder from the first line (issue 23, finding 
   }
 
   async function streaming(args: string[] = []): Promise<JpRun> {
-    return (await jp([{text: words(300), intervalMs: 50}], args)).run.start()
+    return (await jp([{text: words(300), intervalMs: 5, hold: 24 /* held until the test ends jp: no pacing to wait through */}], args)).run.start()
   }
 
   /** The line jp left the cursor on is ended: the shell's next output starts at column 0. */

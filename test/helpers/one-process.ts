@@ -9,7 +9,7 @@
 //     does) and runs its `execute` for each list in turn, capturing what it
 //     writes and the exit status it sets or asks for, as
 //     scripts/recorded-help.js records the help;
-//   - firstAnswers: asks dist/first.js's answerFirst, as bin/run.js does,
+//   - firstAnswers: asks dist/first.cjs's answerFirst, as bin/run.js does,
 //     with stdout a pipe.
 // What depends on the process itself (bin/run.js's routing, exit codes,
 // stdout and stderr as separate pipes, a terminal) stays with tests that
@@ -44,7 +44,7 @@ for (const args of lists) {
     throw new Error('exit')
   }
   try {
-    await execute({args, dir: ${JSON.stringify(pathToFileURL(join(ROOT, 'bin/run.js')).href)}})
+    await execute({args, dir: ${JSON.stringify(ROOT)}})
     got.code = process.exitCode ?? 0
   } catch {
     if (got.code === 0) got.code = 1
@@ -61,7 +61,7 @@ writeSync(3, JSON.stringify(results))
 
 const FIRST_CHILD = `
 import {writeSync} from 'node:fs'
-import {answerFirst} from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/first.js')).href)}
+import {answerFirst} from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/first.cjs')).href)}
 const lists = JSON.parse(process.argv[1])
 const results = []
 for (const argv of lists) {
@@ -113,7 +113,7 @@ export async function oclifAnswers(lists: readonly string[][], opts: {sandbox: S
   return (await inChild<Answer>(OCLIF_CHILD, [...lists].reverse(), opts)).reverse()
 }
 
-/** What bin/run.js's first answer (dist/first.js) prints for each list with stdout a pipe, or undefined where it leaves the list to oclif; one child for all. */
+/** What bin/run.js's first answer (dist/first.cjs) prints for each list with stdout a pipe, or undefined where it leaves the list to oclif; one child for all. */
 export async function firstAnswers(lists: readonly string[][], opts: {sandbox: Sandbox; env?: NodeJS.ProcessEnv}): Promise<(string | undefined)[]> {
   return (await inChild<string | null>(FIRST_CHILD, lists, opts)).map((r) => r ?? undefined)
 }

@@ -42,8 +42,8 @@ const terminal = (columns = 100) => textSink(true, columns)
 /** Every stream markdownWith made, in order. */
 const streams: HandOffStream[] = []
 
-/** What the printer renders with: the main renderer alone, or handing off to a worker shared by its answers (whose starts are counted), stopped when the printer closes. */
-function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start): PrinterMarkdown {
+/** What the printer renders with: the main renderer alone, or handing off to a worker shared by its answers (whose starts are counted), stopped when the printer closes unless `keep` (the test stops it). */
+function markdownWith(worker: boolean, started: RenderWorker[], columns: () => number, start: () => RenderWorker | undefined = RenderWorker.start, keep = false): PrinterMarkdown {
   let shared: RenderWorker | null | undefined
   const source = () => {
     if (shared === undefined) {
@@ -60,14 +60,16 @@ function markdownWith(worker: boolean, started: RenderWorker[], columns: () => n
       streams.push(stream)
       return stream
     },
-    close: () => shared?.stop(),
+    close: () => {
+      if (!keep) shared?.stop()
+    },
   }
 }
 
 /** A turn's output through a printer on one shared terminal: pieces of the answer, and between some of them chrome or a broken line. */
-async function print(worker: boolean, steps: (string | {chrome: string} | 'broken' | 'pause')[], started: RenderWorker[] = [], start?: () => RenderWorker | undefined): Promise<string> {
+async function print(worker: boolean, steps: (string | {chrome: string} | 'broken' | 'pause')[], started: RenderWorker[] = [], start?: () => RenderWorker | undefined, keep = false): Promise<string> {
   const tty = terminal()
-  const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => tty.columns, start), openPromptWriter: () => undefined})
+  const printer = new Printer({stdout: tty, stderr: tty, color: true, markdown: markdownWith(worker, started, () => tty.columns, start, keep), openPromptWriter: () => undefined})
   for (const step of steps) {
     if (step === 'pause') await new Promise((resolve) => setTimeout(resolve, 5))
     else if (step === 'broken') printer.lineBroken()
@@ -117,6 +119,18 @@ describe('printer: a long answer rendered on a second thread', function () {
 
   it('keeps chrome and broken lines where they were, for every answer of the corpus behind a long first part', async () => {
     const lead = textHeavyAnswer(HAND_OFF_AFTER + 4000)
+    // One worker, booted before the first answer starts and kept across them (as a run's answers share one):
+    // each hand-off comes in its answer's first part, and 50 answers cost one boot.
+    const warm = RenderWorker.start()!
+    for (let i = 0; i < 400 && !warm.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    try {
+      await eachCorpusAnswer(lead, warm)
+    } finally {
+      warm.stop()
+    }
+  })
+
+  async function eachCorpusAnswer(lead: string, warm: RenderWorker): Promise<void> {
     for (const {name, text} of CORPUS) {
       const steps: (string | {chrome: string} | 'broken' | 'pause')[] = [lead.slice(0, 10), 'pause']
       for (const p of chunksOf(lead.slice(10), 500)) steps.push(p)
@@ -127,10 +141,7 @@ describe('printer: a long answer rendered on a second thread', function () {
       })
       const started: RenderWorker[] = []
       const first = await print(false, steps)
-      // The worker is booted before the test's answer starts: the hand-off comes in its first part.
-      const warm = RenderWorker.start()!
-      for (let i = 0; i < 400 && !warm.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-      const second = await print(true, steps, started, () => warm)
+      const second = await print(true, steps, started, () => warm, true)
       expect(started, name).to.have.length(1)
       expect(streams.at(-1)!.handedOff, name).to.equal(true)
       if (second !== first) {
@@ -140,7 +151,7 @@ describe('printer: a long answer rendered on a second thread', function () {
         expect(second, name).to.equal(first)
       }
     }
-  })
+  }
 
   it('renders a run\'s answers on one worker (a tool loop answers many times), each byte for byte', async () => {
     const answers = [textHeavyAnswer(HAND_OFF_AFTER * 2), CORPUS[3].text + '\n\n' + textHeavyAnswer(HAND_OFF_AFTER * 2)]

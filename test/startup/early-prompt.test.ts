@@ -1,5 +1,5 @@
 // `jp query` on a terminal: bin/run.js draws the Query: prompt before the CLI
-// bundle loads (dist/prompt.js, src/lib/cli/early-prompt.ts, issue 40) and
+// bundle loads (dist/prompt.cjs, src/lib/cli/early-prompt.ts, issue 40) and
 // hands the keys typed into it to the real prompt. Proved with a copy of the
 // package whose bundle stands in for the CLI (one that never returns, one
 // that only writes a line), and on the real build for what must not change:
@@ -30,7 +30,7 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
     const root = join(sb.dir, 'package')
     mkdirSync(join(root, 'dist'), {recursive: true})
     cpSync(join(ROOT, 'bin'), join(root, 'bin'), {recursive: true})
-    for (const file of ['package.json', 'dist/prompt.js', 'dist/first.js']) cpSync(join(ROOT, file), join(root, file))
+    for (const file of ['package.json', 'dist/prompt.cjs', 'dist/first.cjs']) cpSync(join(ROOT, file), join(root, file))
     writeFileSync(join(root, 'dist', 'jp.cjs'), bundle)
     return join(root, 'bin', 'run.js')
   }
@@ -157,9 +157,9 @@ describe('start-up: the Query: prompt drawn before the CLI loads', function () {
     })
   })
 
-  it('dist/prompt.js imports nothing but node: built-ins (it runs before anything is loaded)', () => {
-    const source = readFileSync(join(ROOT, 'dist', 'prompt.js'), 'utf8')
-    const specifiers = [...source.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1])
+  it('dist/prompt.cjs requires nothing but node: built-ins (it runs before anything is loaded)', () => {
+    const source = readFileSync(join(ROOT, 'dist', 'prompt.cjs'), 'utf8')
+    const specifiers = [...source.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1])
     expect(specifiers).to.not.be.empty
     expect(specifiers.filter((s) => !s.startsWith('node:'))).to.deep.equal([])
     expect(source).to.not.match(/\bimport\(/)

@@ -48,7 +48,7 @@ describe('start-up: heavy modules load lazily', function () {
     for (const args of [['--help'], ['--version'], ['query', '--help'], ['conversation', 'edit', '--help']]) {
       const {urls, bundleRan} = coverageOf(args, {expectBundle: false})
       expect(bundleRan, `jp ${args.join(' ')}`).to.equal(false)
-      expect(urls.some((u) => u.endsWith('/dist/first.js')), 'the probe works: the first module ran').to.equal(true)
+      expect(urls.some((u) => u.endsWith('/dist/first.cjs')), 'the probe works: the first module ran').to.equal(true)
       expect(urls.filter((u) => u.includes('/node_modules/'))).to.deep.equal([])
     }
   })
@@ -109,10 +109,10 @@ describe('start-up: heavy modules load lazily', function () {
       expect([...c.ran].filter((m) => /^src\/lib\/markdown\/|\/markdown-it\//.test(m))).to.deep.equal([])
     })
 
-    it('jp query on a terminal: the early prompt (dist/prompt.js) drew the prompt first, and it loads nothing from node_modules', async () => {
+    it('jp query on a terminal: the early prompt (dist/prompt.cjs) drew the prompt first, and it loads nothing from node_modules', async () => {
       const c = await typeAscii()
-      expect(c.urls.filter((u) => u.endsWith('/dist/prompt.js'))).to.have.length(1)
-      expect(readFileSync(join(ROOT, 'dist', 'prompt.js'), 'utf8')).to.not.match(/from "(?!node:)/)
+      expect(c.urls.filter((u) => u.endsWith('/dist/prompt.cjs'))).to.have.length(1)
+      expect(readFileSync(join(ROOT, 'dist', 'prompt.cjs'), 'utf8')).to.not.match(/\brequire\("(?!node:)/)
     })
 
     it('the probe works: typing a combining accent builds one', async () => {

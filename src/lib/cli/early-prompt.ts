@@ -2,7 +2,7 @@
 // `jp query` on a terminal spends most of its start-up loading the bundle,
 // oclif's config and hooks and the query's steps (config files, workspace,
 // history, drafts, trust) before its prompt draws. This module is built on
-// its own (dist/prompt.js, a few kB); bin/run.js asks it first for the argv
+// its own (dist/prompt.cjs, a few kB); bin/run.js asks it first for the argv
 // that opens that prompt, and it draws the prompt's default picture at once
 // and echoes the plain keys typed into it while the CLI loads behind it.
 //

@@ -17,7 +17,7 @@
 //     here.
 // The version line is version.ts's, as oclif prints it. Directories are
 // found by oclif's rules (oclif-dirs.ts). This module is built
-// on its own (dist/first.js) and bin/run.js asks it before anything else.
+// on its own (dist/first.cjs) and bin/run.js asks it before anything else.
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {oclifDirs, userPluginsMayRun} from './oclif-dirs.js'
