@@ -5,8 +5,8 @@
 import {expect} from 'chai'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, it} from 'mocha'
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {after, before, beforeEach, describe, it} from 'mocha'
+import {makeSandbox, runJp, snapshotSandbox, type Sandbox} from '../helpers/cli.js'
 
 describe('plugin editor backends: errors that say why (finding 8)', function () {
   this.timeout(60_000)
@@ -19,13 +19,17 @@ describe('plugin editor backends: errors that say why (finding 8)', function () 
     const r = await runJp(['plugins', 'link', dir, '--no-install'], {sandbox: sb})
     expect(r.code, r.stderr).to.equal(0)
   }
-  beforeEach(async () => {
+  // The plugins linked and a conversation made once per file; put back before each case.
+  let kept: ReturnType<typeof snapshotSandbox>
+  before(async () => {
     sb = makeSandbox({JP_ECHO_DELAY_MS: '0', OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
     await plugin('jp-plugin-broken', "export default async function () { throw new Error('boom: cannot reach the IDE') }\n")
     await plugin('jp-plugin-none', "export default async function ({registry}) { registry.register('nothing', () => undefined) }\n")
     expect((await runJp(['query', '-n', 'hi'], {sandbox: sb})).code).to.equal(0)
+    kept = snapshotSandbox(sb)
   })
-  afterEach(() => sb.cleanup())
+  after(() => kept.cleanup())
+  beforeEach(() => kept.reset())
 
   for (const args of [['query', '-e', 'x'], ['conversation', 'edit']]) {
     it(`jp ${args.join(' ')} with the broken plugin's backend names the plugin and why it failed`, async () => {

@@ -2,9 +2,9 @@
 // code block of the last answer, for a pipe. End to end through bin/run.js
 // (build first).
 import {expect} from 'chai'
-import {afterEach, beforeEach, describe, it} from 'mocha'
+import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
 
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {copySandbox, initialisedSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 import {runScript} from '../helpers/markdown.js'
 import {spawnPty} from '../helpers/pty.js'
@@ -33,13 +33,17 @@ function conversation(sb: Sandbox, answer = ANSWER, afterTool = AFTER_TOOL): voi
 
 describe('jp conversation code', function () {
   this.timeout(60_000)
+  // One initialised workspace with jp-c300 active per file; each case gets its own copy.
+  let template: Sandbox
   let sb: Sandbox
-  beforeEach(async () => {
-    sb = makeSandbox()
-    await runJp(['init', '--yes'], {sandbox: sb})
-    conversation(sb)
-    await runJp(['c', 'use', 'jp-c300'], {sandbox: sb})
+  before(async () => {
+    template = await initialisedSandbox()
+    conversation(template)
+    const use = await runJp(['c', 'use', 'jp-c300'], {sandbox: template})
+    expect(use.code, use.stderr).to.equal(0)
   })
+  after(() => template.cleanup())
+  beforeEach(() => (sb = copySandbox(template)))
   afterEach(() => sb.cleanup())
 
   it('prints the last block of the last answer, byte for byte, and nothing else: `jp c code | sh` runs it', async () => {

@@ -1,11 +1,11 @@
 // `jp conversation fork` (the parent byte-identical before and after, tool
 // calls copied as records) and `jp conversation export`, end to end.
 import {expect} from 'chai'
-import {afterEach, beforeEach, describe, it} from 'mocha'
+import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
 import {createHash} from 'node:crypto'
 import {readdirSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {copySandbox, initialisedSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 
 const t = (s: number) => `2024-03-01T00:00:${String(s).padStart(2, '0')}Z`
@@ -38,11 +38,14 @@ function snapshot(dir: string): Record<string, string> {
 
 describe('jp conversation fork and export', function () {
   this.timeout(60_000)
+  // One initialised workspace per file; each case gets its own copy and writes its parent there.
+  let template: Sandbox
   let sb: Sandbox
   let parentDir: string
-  beforeEach(async () => {
-    sb = makeSandbox()
-    await runJp(['init', '--yes'], {sandbox: sb})
+  before(async () => (template = await initialisedSandbox()))
+  after(() => template.cleanup())
+  beforeEach(() => {
+    sb = copySandbox(template)
     parentDir = writeConversation(sb.cwd, 'jp-c100', {title: 'Parent', created_at: '2024-01-01T00:00:00Z'}, EVENTS)
   })
   afterEach(() => sb.cleanup())

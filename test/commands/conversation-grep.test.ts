@@ -1,8 +1,8 @@
 // `jp conversation grep` end to end through bin/run.js (pipe), plus the
 // highlighting on a real terminal (pty).
 import {expect} from 'chai'
-import {afterEach, beforeEach, describe, it} from 'mocha'
-import {makeSandbox, BIN, runJp, type Sandbox} from '../helpers/cli.js'
+import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
+import {BIN, copySandbox, initialisedSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 import {spawnPty} from '../helpers/pty.js'
 
@@ -31,12 +31,15 @@ function seed(root: string): void {
 
 describe('jp conversation grep', function () {
   this.timeout(60_000)
+  // One initialised, seeded workspace per file; each case gets its own copy.
+  let template: Sandbox
   let sb: Sandbox
-  beforeEach(async () => {
-    sb = makeSandbox()
-    await runJp(['init', '--yes'], {sandbox: sb})
-    seed(sb.cwd)
+  before(async () => {
+    template = await initialisedSandbox()
+    seed(template.cwd)
   })
+  after(() => template.cleanup())
+  beforeEach(() => (sb = copySandbox(template)))
   afterEach(() => sb.cleanup())
 
   it('prints ID  TITLE, then each matching line with its turn and role, newest conversation first (pipe: raw text)', async () => {

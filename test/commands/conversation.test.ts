@@ -1,10 +1,10 @@
 // End to end through bin/run.js on the dist/ that `npm test` built (alone: npm run build first).
 import {expect} from 'chai'
-import {afterEach, beforeEach, describe, it} from 'mocha'
+import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
 import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import {join} from 'node:path'
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {copySandbox, initialisedSandbox, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
 import {writeConversation} from '../helpers/conversations.js'
 
 describe('jp init and jp conversation (end to end)', function () {
@@ -12,6 +12,18 @@ describe('jp init and jp conversation (end to end)', function () {
   let sb: Sandbox
   beforeEach(() => (sb = makeSandbox()))
   afterEach(() => sb.cleanup())
+  // The cases that are not about init start from a copy of a workspace
+  // initialised once per file: in the sandbox's cwd, or in cwd/proj.
+  const initialised: Record<'here' | 'proj', Sandbox> = {} as never
+  before(async () => {
+    initialised.here = await initialisedSandbox()
+    initialised.proj = await initialisedSandbox(['init', 'proj', '--yes'])
+  })
+  after(() => Object.values(initialised).forEach((t) => t.cleanup()))
+  const startFrom = (which: 'here' | 'proj'): void => {
+    sb.cleanup()
+    sb = copySandbox(initialised[which])
+  }
 
   it('jp init DIR --model writes config.toml and conversations/, without asking (no tty)', async () => {
     const r = await runJp(['init', 'proj', '--model', 'openai/gpt-4o'], {sandbox: sb})
@@ -44,7 +56,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('show marks a queued reply as steered where it was delivered (text and json)', async () => {
-    await runJp(['init', '--yes'], {sandbox: sb})
+    startFrom('here')
     writeConversation(sb.cwd, 'jp-c300', {title: 'Steered'}, [
       {timestamp: '2024-02-01T00:00:00Z', type: 'turn_start'},
       {timestamp: '2024-02-01T00:00:01Z', type: 'chat_request', content: 'read a'},
@@ -66,7 +78,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('ls, use, show, path and rm work on stored conversations (and the c alias)', async () => {
-    await runJp(['init', '--yes'], {sandbox: sb})
+    startFrom('here')
     writeConversation(sb.cwd, 'jp-c100', {title: 'Older', created_at: '2024-01-01T00:00:00Z'}, [])
     writeConversation(sb.cwd, 'jp-c200', {title: 'Newer one', created_at: '2024-02-01T00:00:00Z'}, [
       {timestamp: '2024-02-01T00:00:00Z', type: 'turn_start'},
@@ -136,7 +148,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('finds the workspace from a subdirectory and with --workspace', async () => {
-    await runJp(['init', 'proj', '--yes'], {sandbox: sb})
+    startFrom('proj')
     writeConversation(join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
     mkdirSync(join(sb.cwd, 'proj', 'src', 'deep'), {recursive: true})
     const sub = await runJp(['conversation', 'ls', '--format', 'json'], {sandbox: sb, cwd: join(sb.cwd, 'proj', 'src', 'deep')})
@@ -149,7 +161,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('takes -w/--workspace-dir DIR before or after the command name, in every command (config set included)', async () => {
-    await runJp(['init', 'proj', '--yes'], {sandbox: sb})
+    startFrom('proj')
     writeConversation(join(sb.cwd, 'proj'), 'jp-c300', {title: 'Here'}, [])
     const config = join(sb.cwd, 'proj', '.jp', 'config.toml')
     const lines: string[][] = [
@@ -182,7 +194,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('an unknown id is a one-line error naming it', async () => {
-    await runJp(['init', '--yes'], {sandbox: sb})
+    startFrom('here')
     for (const cmd of [['show', 'jp-c9'], ['use', 'jp-c9'], ['rm', 'jp-c9'], ['path', 'jp-c9']]) {
       const r = await runJp(['conversation', ...cmd], {sandbox: sb})
       expect(r.code, cmd.join(' ')).to.equal(1)
@@ -191,7 +203,7 @@ describe('jp init and jp conversation (end to end)', function () {
   })
 
   it('show reports a corrupt events.json by path and leaves it byte-identical', async () => {
-    await runJp(['init', '--yes'], {sandbox: sb})
+    startFrom('here')
     const dir = writeConversation(sb.cwd, 'jp-c400', {title: 'x'}, [])
     const corrupt = '[{"type": "turn_start", "timestamp": "t"},\n'
     writeFileSync(join(dir, 'events.json'), corrupt)

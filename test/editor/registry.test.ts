@@ -3,8 +3,9 @@
 // temporary data dir; their hooks run through a real `Config.load`, or in a
 // real jp process.
 import {Config} from '@oclif/core'
+import {createHash} from 'node:crypto'
 import {expect} from 'chai'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {after, afterEach, before, beforeEach, describe, it} from 'mocha'
 
@@ -93,9 +94,16 @@ describe('jp:editor-backends hook with linked plugins', function () {
   this.timeout(180_000)
   let sandbox: Sandbox
   let t: TempDir
-  /** The example plugin, copied (examples/ is another test file's to install into). */
+  /** The example plugin, copied (examples/ is another test file's to install into), and the plugins the cases write: one per file. */
   let example: TempDir
   let EXAMPLE: string
+  /**
+   * What `jp plugins link DIR` recorded in a data dir's package.json for each
+   * plugin directory (oclif's entry): each plugin is linked by a real `jp
+   * plugins link` once per file, and a case links it into its own data dir
+   * by appending that entry, as a further `jp plugins link` would.
+   */
+  const linked = new Map<string, {entry: unknown; packageJson: {oclif: {plugins: unknown[]}}}>()
 
   before(() => {
     // bin/run.js runs dist/, which `npm test` built (a test never rebuilds it).
@@ -120,8 +128,25 @@ describe('jp:editor-backends hook with linked plugins', function () {
   })
 
   async function link(dir: string) {
-    const r = await runJp(['plugins', 'link', dir, '--no-install'], {sandbox})
-    expect(r.code, r.stderr).to.equal(0)
+    let done = linked.get(dir)
+    if (done === undefined) {
+      const scratch = makeSandbox()
+      try {
+        const r = await runJp(['plugins', 'link', dir, '--no-install'], {sandbox: scratch})
+        expect(r.code, r.stderr).to.equal(0)
+        const packageJson = JSON.parse(readFileSync(join(scratch.env.JP_DATA_DIR!, 'package.json'), 'utf8'))
+        expect(packageJson.oclif.plugins, 'one linked plugin').to.have.length(1)
+        done = {entry: packageJson.oclif.plugins[0], packageJson}
+        linked.set(dir, done)
+      } finally {
+        scratch.cleanup()
+      }
+    }
+    const file = join(sandbox.env.JP_DATA_DIR!, 'package.json')
+    const data = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {...done.packageJson, oclif: {...done.packageJson.oclif, plugins: []}}
+    data.oclif.plugins.push(done.entry)
+    mkdirSync(sandbox.env.JP_DATA_DIR!, {recursive: true})
+    writeFileSync(file, JSON.stringify(data, null, 2) + '\n')
   }
 
   /** Loads jp's oclif Config against the sandbox's data dir and runs the plugins' hooks, as a command building a plugin backend does. */
@@ -139,8 +164,10 @@ describe('jp:editor-backends hook with linked plugins', function () {
     return warnings.join('\n')
   }
 
+  /** A plugin named `name` whose jp:editor-backends hook is `hookSource`, written once per file (one directory per name and source). */
   function writePlugin(name: string, hookSource: string): string {
-    const dir = t.path(name)
+    const dir = example.path(`${name}-${createHash('sha256').update(hookSource).digest('hex').slice(0, 12)}`)
+    if (existsSync(dir)) return dir
     mkdirSync(join(dir, 'hooks'), {recursive: true})
     writeFileSync(
       join(dir, 'package.json'),

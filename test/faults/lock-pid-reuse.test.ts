@@ -9,7 +9,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import {join} from 'node:path'
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, runJp, snapshotSandbox, type Sandbox} from '../helpers/cli.js'
 import {processStartToken} from '../../src/lib/conversation/lock.js'
 import {errLines, onlyConversation} from './harness.js'
 
@@ -19,17 +19,21 @@ describe('faults: a stale lock whose pid now belongs to another process', functi
   let unrelated: ChildProcess
   let lock: string
 
-  beforeEach(async () => {
+  // One conversation made once per file, put back before each case.
+  let kept: ReturnType<typeof snapshotSandbox>
+  before(async () => {
     sb = makeSandbox()
+    expect((await runJp(['query', 'one'], {sandbox: sb})).code).to.equal(0)
+    kept = snapshotSandbox(sb)
+  })
+  after(() => kept.cleanup())
+  beforeEach(() => {
+    kept.reset()
     // An unrelated, long-running process: its pid is what the stale lock names.
     unrelated = spawn('sleep', ['120'], {stdio: 'ignore'})
-    expect((await runJp(['query', 'one'], {sandbox: sb})).code).to.equal(0)
     lock = join(onlyConversation(sb), '.lock')
   })
-  afterEach(() => {
-    unrelated.kill('SIGKILL')
-    sb.cleanup()
-  })
+  afterEach(() => void unrelated.kill('SIGKILL'))
 
   const plant = (info: Record<string, unknown>) => writeFileSync(lock, JSON.stringify({pid: unrelated.pid, host: hostname(), ...info}) + '\n')
   const query = () => runJp(['query', 'two'], {sandbox: sb, timeoutMs: 20_000})

@@ -1,7 +1,7 @@
 // Runs the built CLI (bin/run.js) as a real child process in an isolated
 // sandbox: its own HOME, XDG dirs, data dir and workspace, no API keys, no tty.
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync} from 'node:fs'
+import {cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -77,6 +77,68 @@ export function makeSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
     ...extraEnv,
   })
   return {dir, home, cwd, env, cleanup: () => rmSync(dir, {recursive: true, force: true})}
+}
+
+/**
+ * A fresh, independent copy of `template` (a sandbox set up once per file in
+ * `before`, e.g. by `jp init`): the same files and modes under a new directory
+ * of the same length, with the template's path rewritten wherever jp recorded
+ * it (the trusted-workspaces file holds absolute paths) and in the env. A
+ * case changes its copy freely; copying costs a few milliseconds, a `jp`
+ * spawn ~0.3 s of CPU. What jp keys by a hash of a path does not carry over
+ * (the active conversation outside a workspace): use `snapshotSandbox` there.
+ */
+export function copySandbox(template: Sandbox): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'jp-test-'))
+  cpSync(template.dir, dir, {recursive: true, verbatimSymlinks: true})
+  const rewrite = (path: string): void => {
+    for (const e of readdirSync(path, {withFileTypes: true})) {
+      const p = join(path, e.name)
+      if (e.isDirectory()) rewrite(p)
+      else if (e.isFile() && statSync(p).size < 1_000_000) {
+        const text = readFileSync(p, 'utf8')
+        if (text.includes(template.dir)) writeFileSync(p, text.split(template.dir).join(dir))
+      }
+    }
+  }
+  rewrite(dir)
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(template.env)) env[k] = v?.startsWith(template.dir) ? dir + v.slice(template.dir.length) : v
+  const moved = (p: string) => dir + p.slice(template.dir.length)
+  return {dir, home: moved(template.home), cwd: moved(template.cwd), env, cleanup: () => rmSync(dir, {recursive: true, force: true})}
+}
+
+/**
+ * Keeps what `sb` holds now (after a file's one-time set-up) and puts it back,
+ * at the same paths, with `reset()` before each case. For set-up that jp keys
+ * by a hash of a path (the active conversation outside a workspace, drafts),
+ * which a copy under another directory (`copySandbox`) would lose. The cases
+ * of a file run one after another, so one directory serves them all.
+ */
+export function snapshotSandbox(sb: Sandbox): {reset(): void; cleanup(): void} {
+  const kept = mkdtempSync(join(tmpdir(), 'jp-test-kept-'))
+  cpSync(sb.dir, kept, {recursive: true, verbatimSymlinks: true})
+  return {
+    reset() {
+      rmSync(sb.dir, {recursive: true, force: true})
+      cpSync(kept, sb.dir, {recursive: true, verbatimSymlinks: true})
+    },
+    cleanup() {
+      sb.cleanup()
+      rmSync(kept, {recursive: true, force: true})
+    },
+  }
+}
+
+/** A sandbox whose workspace `jp init --yes` (or `jp INIT_ARGS`) has initialised and trusted; fails when init does. */
+export async function initialisedSandbox(initArgs = ['init', '--yes'], extraEnv: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
+  const sb = makeSandbox(extraEnv)
+  const r = await runJp(initArgs, {sandbox: sb})
+  if (r.code !== 0) {
+    sb.cleanup()
+    throw new Error(`jp init failed (${r.code}): ${r.stderr}`)
+  }
+  return sb
 }
 
 export interface RunResult {

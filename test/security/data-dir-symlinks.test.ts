@@ -12,7 +12,7 @@ import {expect} from 'chai'
 import {createServer} from 'node:http'
 import {lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {basename, join, relative} from 'node:path'
-import {makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, runJp, snapshotSandbox, type Sandbox} from '../helpers/cli.js'
 import {listenLocal, type LocalServer} from '../helpers/local-server.js'
 
 const VICTIM = 'VICTIM'
@@ -73,19 +73,23 @@ describe('security: no symlink is followed in the user data dir (issue 42)', fun
   let server: LocalServer
   let dataDir: string
 
-  beforeEach(async () => {
+  // The conversation is made once per file, and put back before each case.
+  let kept: ReturnType<typeof snapshotSandbox>
+  before(async () => {
     sb = makeSandbox()
-    server = await refusingProvider()
-    dataDir = sb.env.JP_USER_DATA_DIR!
     mkdirSync(join(sb.cwd, '.jp'), {recursive: true})
     // A conversation exists (the draft of a failed query is kept under its id).
     const first = await runJp(['query', '-n', 'first'], {sandbox: sb})
     expect(first.code, first.stderr).to.equal(0)
+    kept = snapshotSandbox(sb)
   })
-  afterEach(async () => {
-    await server.close()
-    sb.cleanup()
+  after(() => kept.cleanup())
+  beforeEach(async () => {
+    kept.reset()
+    server = await refusingProvider()
+    dataDir = sb.env.JP_USER_DATA_DIR!
   })
+  afterEach(() => server.close())
 
   it('every file jp writes there is on the list (a new one must be added to PRIVATE_FILES)', async () => {
     for (const f of PRIVATE_FILES) await f.touch(sb, server)
