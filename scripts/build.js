@@ -28,17 +28,10 @@ rmSync(join(root, 'dist'), {recursive: true, force: true})
 execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--emitDeclarationOnly'], {cwd: root, stdio: 'inherit'})
 
 const common = {absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none'}
-
-// CommonJS, so bin/run.js can compile it through vm.Script with cached data
-// (Node 20 has no code cache for ES modules). ESM-only dependencies are
-// converted; the modules behind import() stay uninitialised until called.
-const cli = await build({
-  ...common,
-  entryPoints: ['src/jp.ts'],
-  outfile: 'dist/jp.cjs',
+/** A bundle of ES modules run as CommonJS through bin/load.js (the CLI's, the picker's): written by the build itself (build id, code cache). */
+const cjsBundle = {
   format: 'cjs',
   write: false,
-  preserveSymlinks: true,
   // ES module builds first: some packages' "main" is a UMD build whose
   // require() calls esbuild cannot follow (jsonc-parser).
   mainFields: ['module', 'main'],
@@ -51,6 +44,17 @@ const cli = await build({
       "const __jpImport = globalThis[Symbol.for('jp.import')] ?? ((specifier) => import(specifier));",
     ].join('\n'),
   },
+}
+
+// CommonJS, so bin/run.js can compile it through vm.Script with cached data
+// (Node 20 has no code cache for ES modules). ESM-only dependencies are
+// converted; the modules behind import() stay uninitialised until called.
+const cli = await build({
+  ...common,
+  entryPoints: ['src/jp.ts'],
+  outfile: 'dist/jp.cjs',
+  ...cjsBundle,
+  preserveSymlinks: true,
   // Optional native or build-time packages some dependencies probe for.
   // The MCP SDK (express, hono, ajv, zod behind it) loads from node_modules when a server starts (src/lib/mcp/sdk.ts).
   external: ['@lydell/node-pty', 'esbuild', 'typescript', 'tsx', 'ts-node', '@modelcontextprotocol/sdk'],
@@ -228,16 +232,7 @@ const pick = await build({
   ...common,
   entryPoints: ['src/lib/cli/pick-first.ts'],
   outfile: 'dist/pick.cjs',
-  format: 'cjs',
-  write: false,
-  mainFields: ['module', 'main'],
-  define: {'import.meta.url': 'importMetaUrl'},
-  banner: {
-    js: [
-      "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
-      "const __jpImport = globalThis[Symbol.for('jp.import')] ?? ((specifier) => import(specifier));",
-    ].join('\n'),
-  },
+  ...cjsBundle,
   plugins: [stringWidthSetUpOnFirstUse(), inquirerPromptsAsUsed(['search', 'input'])],
 })
 writeFileSync(join(root, 'dist/pick.cjs'), withBuildId(asciiOnly(routeDynamicImports(pick.outputFiles[0].text))))
