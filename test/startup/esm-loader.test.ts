@@ -4,9 +4,13 @@
 // CommonJS) writes Node's list of its internal modules loaded by the end of
 // the run (process.moduleLoadList); the loader is
 // node:internal/modules/esm/loader. Only an import() sets it up (an
-// ES-module plugin), which the last test shows the probe sees.
+// ES-module plugin), which the last test shows the probe sees. Node 22.12+
+// (require of ES modules) sets it up for every script, a bare CommonJS one
+// too: the rule is that jp's run sets up the loader only where a bare
+// CommonJS script on the same Node does (on Node 20: never).
 import {expect} from 'chai'
 import {afterEach, beforeEach, describe, it} from 'mocha'
+import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BIN, makeSandbox, runJp, type Sandbox} from '../helpers/cli.js'
@@ -38,12 +42,22 @@ describe('start-up: no ES-module loader on the common paths', function () {
     expect(existsSync(out), 'the probe wrote its list').to.equal(true)
     return JSON.parse(readFileSync(out, 'utf8')) as string[]
   }
+  /** The loader, when the run set it up and a bare CommonJS script on this Node does not (else nothing). */
+  const loaderBeyondBare = (): string[] => {
+    const jp = loaded().includes(ESM_LOADER)
+    const bare = join(sb.dir, 'bare.cjs')
+    writeFileSync(bare, '')
+    const r = spawnSync(process.execPath, [bare], {env, encoding: 'utf8'})
+    expect(r.status, r.stderr).to.equal(0)
+    return jp && !loaded().includes(ESM_LOADER) ? [ESM_LOADER] : []
+  }
 
   for (const args of [['--version'], ['--help'], ['query', '-n', 'hi']]) {
     it(`jp ${args.join(' ')} (stdout a pipe)`, async () => {
       const r = await runJp(args, {sandbox: sb, env})
       expect(r.code, r.stderr).to.equal(0)
-      expect(loaded()).to.include('NativeModule internal/modules/cjs/loader').and.not.include(ESM_LOADER)
+      expect(loaded()).to.include('NativeModule internal/modules/cjs/loader')
+      expect(loaderBeyondBare()).to.deep.equal([])
     })
   }
 
@@ -58,7 +72,7 @@ describe('start-up: no ES-module loader on the common paths', function () {
     } finally {
       term.dispose()
     }
-    expect(loaded()).to.not.include(ESM_LOADER)
+    expect(loaderBeyondBare()).to.deep.equal([])
   })
 
   it('jp c use on a terminal: the resume picker', async () => {
@@ -72,7 +86,7 @@ describe('start-up: no ES-module loader on the common paths', function () {
     } finally {
       term.dispose()
     }
-    expect(loaded()).to.not.include(ESM_LOADER)
+    expect(loaderBeyondBare()).to.deep.equal([])
   })
 
   it('the probe works: a run that imports an ES module lists the loader', async () => {
