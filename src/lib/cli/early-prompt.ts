@@ -26,10 +26,8 @@
 // `jp q`, `-n` or not), stdin and stdout a terminal jp owns in the foreground, no
 // DEBUG, no user or linked oclif plugin (its init hook would run first), no
 // TERM=dumb (the plain line input), and not JP_EARLY_PROMPT=0.
-import {readFileSync} from 'node:fs'
-import {join} from 'node:path'
 import {drawEarlyPicture} from '../terminal/early-picture.js'
-import {untouched, type Pjson} from './first.js'
+import {noUserPlugins} from './oclif-dirs.js'
 
 /** bin/run.js asks only for the argv that opens the prompt (its `opensQueryPrompt`: `jp query`, `jp q`, with `-n` or not). */
 export interface EarlyPromptContext {
@@ -45,12 +43,6 @@ export interface EarlyPromptContext {
 export async function drawEarlyPrompt(ctx: EarlyPromptContext): Promise<boolean> {
   const {env} = ctx
   if (env.DEBUG || env.JP_EARLY_PROMPT === '0' || env.TERM === 'dumb') return false
-  let pjson: Pjson
-  try {
-    pjson = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as Pjson
-  } catch {
-    return false
-  }
-  if (!untouched(pjson, env, process.platform)) return false
+  if (!noUserPlugins(ctx.root, env)) return false
   return drawEarlyPicture(!(env.NO_COLOR !== undefined && env.NO_COLOR !== ''))
 }

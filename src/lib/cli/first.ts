@@ -45,7 +45,7 @@ export interface RecordedHelps {
 /** Stands for the version line in the recorded help. */
 export const VERSION_MARK = '\u0000version\u0000'
 
-export interface Pjson {
+interface Pjson {
   version: string
   oclif: {bin: string; dirname?: string; binAliases?: string[]; additionalHelpFlags?: string[]; additionalVersionFlags?: string[]}
 }
@@ -111,7 +111,7 @@ async function inColour(ctx: FirstContext): Promise<boolean> {
 }
 
 /** No user or linked plugin and no help theme: what oclif would print is jp's alone. */
-export function untouched(pjson: Pjson, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+function untouched(pjson: Pjson, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
   const {dataDir, configDir} = oclifDirs(pjson.oclif, env, platform)
   return !userPluginsMayRun(dataDir) && !existsSync(join(configDir, 'theme.json'))
 }

@@ -2,7 +2,7 @@
 // (Config#dir, scopedEnvVar), without loading oclif: for the answers
 // bin/run.js gives before the CLI loads (first.ts, pick-first.ts), which
 // are jp's alone only while nothing there could change them.
-import {existsSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -39,4 +39,18 @@ export function oclifDirs(oclif: OclifNames, env: NodeJS.ProcessEnv, platform: N
  */
 export function userPluginsMayRun(dataDir: string): boolean {
   return existsSync(join(dataDir, 'package.json'))
+}
+
+/**
+ * Whether no user or linked plugin can run before jp's own command, read off
+ * the package at `root` (false when its package.json cannot be read: the CLI
+ * then decides, as it always may).
+ */
+export function noUserPlugins(root: string, env: NodeJS.ProcessEnv): boolean {
+  try {
+    const {oclif} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {oclif: OclifNames}
+    return !userPluginsMayRun(oclifDirs(oclif, env).dataDir)
+  } catch {
+    return false
+  }
 }

@@ -15,11 +15,10 @@
 // useConversation (use-conversation.ts) with the exits JpCommand gives them.
 // For `jp query --resume` the choice is left in a process slot and the CLI
 // loads to run the query (query/pick.ts takes it): the user chose already.
-import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {errorLine} from '../text/one-line.js'
 import {sanitizeUntrusted} from '../text/untrusted.js'
-import {oclifDirs, userPluginsMayRun, type OclifNames} from './oclif-dirs.js'
+import {noUserPlugins} from './oclif-dirs.js'
 import type {ConversationStore} from '../conversation/store.js'
 import type {UseConversationIo} from './use-conversation.js'
 
@@ -49,7 +48,7 @@ export function isResumeArgv(argv: readonly string[]): boolean {
  */
 export async function pickFirst(ctx: PickFirstContext): Promise<boolean> {
   const resume = isResumeArgv(ctx.argv)
-  if (!(resume || isPickerArgv(ctx.argv)) || ctx.env.DEBUG || !untouched(ctx)) return false
+  if (!(resume || isPickerArgv(ctx.argv)) || ctx.env.DEBUG || !noUserPlugins(ctx.root, ctx.env)) return false
   const {hasTty} = await import('../terminal/tty.js')
   if (!hasTty()) return false
   try {
@@ -93,16 +92,6 @@ const io: UseConversationIo = {
 
 function say(line: string): void {
   process.stderr.write(sanitizeUntrusted(line) + '\n')
-}
-
-/** No user or linked plugin: `jp conversation use` is jp's own and no hook runs before it. */
-function untouched(ctx: PickFirstContext): boolean {
-  try {
-    const {oclif} = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as {oclif: OclifNames}
-    return !userPluginsMayRun(oclifDirs(oclif, ctx.env).dataDir)
-  } catch {
-    return false
-  }
 }
 
 /**
