@@ -51,6 +51,15 @@ describe('e2e: the resume picker (jp conversation use with no ID)', function () 
     expect(active()).to.equal('jp-c103')
   })
 
+  it('typed ahead: the filter and Enter in one write choose the filtered row (Enter is not lost while the list refilters)', async () => {
+    const s = await spawnPty([BIN, 'c', 'use'], {cwd: sb.cwd, env: sb.env, cols: 100, rows: 30})
+    await s.waitForText('Topic 14 · 6h')
+    s.send('tpc3' + keys.enter)
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    expect(active()).to.equal('jp-c103')
+  })
+
   it('Esc cancels: nothing changes', async () => {
     await runJp(['c', 'use', 'jp-c105'], {sandbox: sb})
     const s = await spawnPty([BIN, 'c', 'use'], {cwd: sb.cwd, env: sb.env, cols: 100})

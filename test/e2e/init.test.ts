@@ -123,6 +123,15 @@ describe('e2e: jp init offers the providers\' models', function () {
     expect(ollama.requests.map((r) => r.path)).to.deep.equal(['/api/tags'])
   })
 
+  it('typed ahead: the filter and Enter in one write choose the filtered model', async () => {
+    const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env})
+    await s.waitForText('ollama/qwen2.5-coder:7b')
+    s.send('qwen\r')
+    const status = await s.waitForExit()
+    expect(status.exitCode, s.screenText()).to.equal(0)
+    expect(readFileSync(join(sb.cwd, 'proj', '.jp', 'config.toml'), 'utf8')).to.include('id = "ollama/qwen2.5-coder:7b"')
+  })
+
   it('Esc asks for a typed id instead', async () => {
     const s = await spawnPty([BIN, 'init', 'proj'], {cwd: sb.cwd, env})
     await s.waitForText('ollama/llama3.2:latest')

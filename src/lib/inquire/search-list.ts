@@ -29,9 +29,26 @@ export async function searchList(message: string, options: SearchListOptions, co
   const streams = given ?? opened
   if (!streams) throw new NoTerminalError()
   const escape = new AbortController()
+  // search ignores Enter (and Up/Down) while it refilters, and it refilters
+  // after every typed key: keys that arrive together ("qwen⏎" typed ahead or
+  // pasted) are handed over one per turn of the event loop, once the list of
+  // the key before is in, so a fast Enter chooses instead of being dropped.
+  const paced: string[] = []
+  let pacing: NodeJS.Immediate | undefined
+  const handOver = () => {
+    pacing = undefined
+    const sequence = paced.shift()
+    if (sequence === undefined || keys.stream.destroyed) return
+    keys.stream.write(sequence)
+    if (paced.length > 0) pacing = setImmediate(handOver)
+  }
   const keys = oneKeyPerRead(streams.input, (sequence) => {
-    if (sequence !== '\u001b') return false
-    escape.abort()
+    if (sequence === '\u001b') {
+      escape.abort()
+    } else {
+      paced.push(sequence)
+      pacing ??= setImmediate(handOver)
+    }
     return true
   })
   const signal = context?.signal ? AbortSignal.any([context.signal, escape.signal]) : escape.signal
@@ -50,6 +67,7 @@ export async function searchList(message: string, options: SearchListOptions, co
     if (isPromptTerminated(error)) throw new PromptCancelledError('interrupted')
     throw error
   } finally {
+    if (pacing) clearImmediate(pacing)
     keys.stop()
     opened?.close()
   }
