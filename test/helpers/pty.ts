@@ -18,20 +18,11 @@ import {closeSync, mkdtempSync, openSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {createRequire} from 'node:module'
 import type * as XtermHeadless from '@xterm/headless'
 import * as nodePty from '@lydell/node-pty'
 import {afterEach, beforeEach} from 'mocha'
+import {Terminal, UnicodeGraphemesAddon} from './xterm.js'
 import {scrubbedEnv} from './cli.js'
-
-// @xterm/headless is a webpack CJS bundle whose named exports ESM cannot see.
-const require = createRequire(import.meta.url)
-const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
-// xterm.js defaults to Unicode 6 widths (emoji one cell); modern terminals
-// draw emoji and ZWJ sequences two cells wide, as our renderer assumes.
-const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {
-  UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon
-}
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 

@@ -13,19 +13,15 @@
 // as spaces: here, the source with its tabs expanded at 8.
 import {expect} from 'chai'
 import {readdirSync, readFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import type * as XtermHeadless from '@xterm/headless'
+import {Terminal, UnicodeGraphemesAddon} from '../helpers/xterm.js'
 
 import {CORPUS} from './corpus.js'
 import {render} from './render-helpers.js'
 import {FORMAT_CHARS, placeholder} from '../../src/lib/markdown/rendered-format-chars.js'
 import {createParser} from '../../src/lib/markdown/index.js'
 
-const require = createRequire(import.meta.url)
-const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
-// Emoji and ZWJ sequences two cells wide, as modern terminals draw them (test/helpers/pty.ts).
-const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon}
 
 const ROOT = join(import.meta.dirname, '..', '..')
 

@@ -7,19 +7,15 @@
 // (TABLE_SNAPSHOTS=write rewrites them).
 import {expect} from 'chai'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import type * as XtermHeadless from '@xterm/headless'
+import {Terminal, UnicodeGraphemesAddon} from '../helpers/xterm.js'
 
 import {CODE_HEAVY_ANSWERS} from '../../bench/lib/code-heavy.js'
 import {SECTIONS} from './corpus.js'
 import {render} from './render-helpers.js'
 import {cells} from '../../src/lib/markdown/wrap.js'
 
-const require = createRequire(import.meta.url)
-const {Terminal} = require('@xterm/headless') as typeof XtermHeadless
-// Emoji and ZWJ sequences two cells wide, as modern terminals draw them (test/helpers/pty.ts).
-const {UnicodeGraphemesAddon} = require('@xterm/addon-unicode-graphemes') as {UnicodeGraphemesAddon: new () => XtermHeadless.ITerminalAddon}
 const SNAPSHOTS = join(import.meta.dirname, 'snapshots')
 
 /** The tables of the corpus: the code-heavy answers' (six columns of numbers with units among them), the wide one, the small ones. */

@@ -85,7 +85,7 @@ async function print(worker: boolean, steps: (string | {chrome: string} | 'broke
 
 /** Until the worker has booted: the answer's first piece, then pauses (a model thinking), so the hand-off comes while the rest streams. */
 async function booted(started: RenderWorker[]): Promise<void> {
-  for (let i = 0; i < 400 && !started[0]?.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  for (let i = 0; i < 3000 && !started[0]?.ready; i++) await new Promise((resolve) => setTimeout(resolve, 10))
   expect(started[0]?.ready, 'the worker booted').to.equal(true)
 }
 
